@@ -37,6 +37,7 @@ from typing import Callable, Sequence
 
 __all__ = [
     "LABELS",
+    "CANONICAL_PAIRS",
     "Pair",
     "FAMILIES",
     "family_names",
@@ -315,17 +316,17 @@ def _render(tpl: str, s: Subj, slots: dict[str, str], rng: random.Random) -> str
         text = (text.replace("I am ", "I'm ").replace("do not ", "don't ")
                 .replace("does not ", "doesn't ").replace("is not ", "isn't ")
                 .replace("have not ", "haven't ").replace("has not ", "hasn't "))
-    text = re.sub(r"\ba ([aeiouAEIOU])", r"an \1", text.strip())
-    text = text[0].upper() + text[1:]
-    return text
+    return re.sub(r"\ba ([aeiouAEIOU])", r"an \1", text.strip())
 
 
 def _finish(text: str, rng: random.Random, filler: bool = True) -> str:
-    if filler:
-        f = rng.choice(_FILLERS)
-        if f:
-            text = f + (text if text.startswith("I ") or text.startswith("I'") else
-                        text[0].lower() + text[1:] if not _starts_proper(text) else text)
+    """Optional lead-in, capitalisation and final punctuation.
+
+    ``text`` comes from :func:`_render` uncapitalised, so a lead-in keeps
+    "my"/"the" in lower case and names as they are.
+    """
+    f = rng.choice(_FILLERS) if filler else ""
+    text = f + text if f else text[0].upper() + text[1:]
     r = rng.random()
     if r < 0.75:
         text += "."
@@ -334,15 +335,6 @@ def _finish(text: str, rng: random.Random, filler: bool = True) -> str:
     if rng.random() < 0.04:
         text = text.lower()
     return text
-
-
-def _starts_proper(text: str) -> bool:
-    first = text.split()[0].strip(",.'")
-    return first not in {"My", "The", "Our", "She", "He", "It", "We", "His", "Her", "Its",
-                         "These", "As", "Since", "This", "That", "Their", "There",
-                         "Nowadays", "Currently", "Starting", "From", "After", "Right",
-                         "Back", "Lately", "Recently", "Anyway", "Turns", "Actually",
-                         "Effective", "Going", "Starting", "Response", "Latency"}
 
 
 # --------------------------------------------------------------------------
@@ -487,7 +479,7 @@ FAMILIES: list[Family] = [
          state=["{S} {BE} {V} years old", "{S} {BE} {V}", "{P} age is {V}",
                 "{S} {BE} {V} years of age"],
          change=["{S} just turned {V}", "{S} {BE} {V} now", "{S} turned {V} last week",
-                 "{S} celebrated {P} {V}th birthday"],
+                 "{S} celebrated turning {V}"],
          related=["{P} son is {V}", "{P} apartment is {V} years old",
                   "{S} started working at {V}"]),
     _fam("partner", "person", _choice(_NAMES_F_TRAIN + _NAMES_M_TRAIN),
@@ -679,6 +671,88 @@ FAMILIES: list[Family] = [
                  "{S} cut the price to {V} per seat", "the subscription went up from {OLD} to {V}"],
          related=["{S} offers a {V} discount", "{P} competitor charges {V}"]),
 
+    # ---------------- more training families ----------------
+    _fam("birthday", "person", _dates(),
+         state=["{P} birthday is {V}", "{S} {WAS} born on {V}", "{S} {celebrate|celebrates} {P} birthday on {V}"],
+         change=["actually, {P} birthday is {V}", "correction: {S} {WAS} born on {V}"],
+         related=["{P} wedding anniversary is {V}", "{S} {have|has} a dentist appointment on {V}",
+                  "{S} {BE} flying home on {V}"]),
+    _fam("email", "person", _Val(lambda r: f"{r.choice(['a', 'j', 'm', 's', 'k', 'team', 'hello', 'dev'])}"
+                                          f"{r.randint(1, 999)}@{r.choice(['gmail.com', 'proton.me', 'acme.io', 'outlook.com', 'example.org'])}"),
+         state=["{P} email is {V}", "{S} can be emailed at {V}", "{P} email address is {V}"],
+         change=["{P} new email is {V}", "{S} changed {P} email to {V}", "{P} email address is now {V}",
+                 "please use {V} for {O} from now on"],
+         related=["{S} sent a message to {V}", "{P} assistant's address is {V}"]),
+    _fam("address", "person", _Val(lambda r: f"{r.randint(1, 300)} {r.choice(['Elm', 'Oak', 'Maple', 'Church', 'High', 'Park', 'Mill', 'King', 'Station', 'River'])} "
+                                             f"{r.choice(['Street', 'Road', 'Avenue', 'Lane', 'Way'])}"),
+         state=["{S} {live|lives} at {V}", "{P} address is {V}", "{P} flat is at {V}"],
+         change=["{P} new address is {V}", "{S} moved to {V}", "{S} {live|lives} at {V} now",
+                 "send {P} mail to {V} from now on"],
+         related=["{P} office is at {V}", "{S} parked at {V}", "{P} gym is on {V}"]),
+    _fam("salary", "person", _Val(lambda r: f"${r.randint(40, 250)},000"),
+         state=["{S} {earn|earns} {V} a year", "{P} salary is {V}", "{S} {make|makes} {V} annually"],
+         change=["{S} got a raise to {V}", "{P} salary went up to {V}", "{S} now {earn|earns} {V}",
+                 "{P} pay was cut to {V}"],
+         related=["{P} bonus was {V}", "{S} {pay|pays} {V} a year in rent",
+                  "{S} {BE} saving for a {V} house deposit"]),
+    _fam("relationship", "person", _choice(["single", "married", "engaged", "divorced", "in a relationship", "widowed"]),
+         state=["{S} {BE} {V}", "{P} relationship status is {V}"],
+         change=["{S} {BE} {V} now", "{S} recently became {V}", "{S} {have|has} been {V} since spring"],
+         related=["{P} brother is {V}", "{S} went to a wedding last weekend"]),
+    _fam("favorite_color", "person", _choice(_COLORS),
+         state=["{P} favorite color is {V}", "{P} favourite colour is {V}", "{S} {like|likes} {V} best of all colours"],
+         change=["{P} favorite color is now {V}", "{P} new favourite colour is {V}", "{S} {prefer|prefers} {V} these days"],
+         related=["{S} painted {P} kitchen {V}", "{S} bought a {V} jacket", "{P} car is {V}"]),
+    _fam("height", "person", _num(150, 200, "{} cm"),
+         state=["{S} {BE} {V} tall", "{P} height is {V}"],
+         change=["{S} {BE} {V} tall now", "{S} grew to {V}"],
+         related=["{P} desk is {V} wide", "{S} jumped {V} in the competition"]),
+    _fam("kids", "person", _num(2, 6),
+         state=["{S} {have|has} {V} kids", "{S} {have|has} {V} children", "{S} {BE} raising {V} kids"],
+         change=["{S} now {have|has} {V} kids", "{S} {have|has} {V} children since the new baby"],
+         related=["{P} sister has {V} kids", "{S} {have|has} {V} cousins", "{S} {own|owns} {V} bikes"]),
+    _fam("commute", "person", _choice(["by bike", "by train", "by car", "on foot", "by bus", "by scooter", "by tram", "by ferry"]),
+         state=["{S} {commute|commutes} {V}", "{S} {get|gets} to work {V}", "{S} usually {go|goes} to the office {V}"],
+         change=["{S} {commute|commutes} {V} now", "these days {S} {get|gets} to work {V}",
+                 "{S} switched to commuting {V}"],
+         related=["{P} partner commutes {V}", "{S} went to the beach {V} on Sunday"]),
+    _fam("nationality_team", "person", _choice(["the platform team", "the data team", "the mobile team",
+                                               "the infra team", "the growth team", "the security team",
+                                               "the payments team", "the search team", "the design team"]),
+         state=["{S} {BE} on {V}", "{S} {work|works} in {V}", "{S} {BE} part of {V}"],
+         change=["{S} moved to {V}", "{S} was reassigned to {V}", "{S} {BE} on {V} now", "{S} just joined {V}"],
+         stop=["{S} left {V}", "{S} {BE} no longer on {V}"],
+         related=["{S} helped {V} with an outage", "{S} had lunch with {V}", "{S} {BE} interviewing for {V}"]),
+    _fam("ticket_status", "project", _choice(["open", "closed", "in progress", "resolved", "won't fix", "on hold"]),
+         state=["the {S} ticket is {V}", "the bug in {S} is {V}", "the {S} issue is marked {V}"],
+         change=["the {S} ticket is now {V}", "the bug in {S} was marked {V}", "someone set the {S} issue to {V}"],
+         related=["a similar ticket about {S} is {V}", "the {S} epic has three {V} tickets"]),
+    _fam("priority", "project", _choice(["P0", "P1", "P2", "P3", "top priority", "low priority"]),
+         state=["{S} is {V}", "{P} priority is {V}", "{S} has been rated {V}"],
+         change=["{S} was bumped to {V}", "{S} is now {V}", "{S} was downgraded to {V}", "{P} priority changed to {V}"],
+         related=["a bug blocking {S} is {V}", "another project next to {S} is {V}"]),
+    _fam("region", "service", _choice(["us-east-1", "eu-west-1", "eu-central-1", "ap-southeast-2", "us-west-2", "Frankfurt", "Dublin", "Virginia"]),
+         state=["{S} runs in {V}", "{S} is deployed in {V}", "{P} primary region is {V}"],
+         change=["{S} was moved to {V}", "{S} now runs in {V}", "{S} failed over to {V} permanently",
+                 "{P} primary region is now {V}"],
+         add=["{S} also has a replica in {V}", "{S} added a standby in {V}"],
+         related=["{P} backups are stored in {V}", "the CDN for {S} has a node in {V}"]),
+    _fam("rate_limit", "service", _Val(lambda r: f"{r.choice([10, 20, 50, 100, 200, 500, 1000, 2000])}"),
+         state=["{P} rate limit is {V} requests per second", "{S} allows {V} requests per second",
+                "{S} is capped at {V} requests a second"],
+         change=["{P} rate limit was raised to {V} requests per second", "{S} now allows {V} requests per second",
+                 "{P} rate limit was lowered to {V} requests per second"],
+         related=["{S} got {V} requests per second at peak", "{P} load test used {V} requests per second"]),
+    _fam("users", "service", _Val(lambda r: f"{r.randint(1, 900)},000"),
+         state=["{S} has {V} monthly active users", "{V} people use {S} every month"],
+         change=["{S} now has {V} monthly active users", "{S} grew to {V} monthly users",
+                 "{S} dropped to {V} monthly active users"],
+         related=["{S} handles {V} requests a day", "{S} sent {V} emails last week"]),
+    _fam("employees", "company", _num(10, 5000),
+         state=["{S} has {V} employees", "{S} employs {V} people", "{V} people work at {S}"],
+         change=["{S} now has {V} employees", "{S} grew to {V} staff", "{S} shrank to {V} employees after layoffs"],
+         related=["{S} hired {V} interns over the years", "{S} has {V} customers in Europe"]),
+
     # ================= HELD-OUT FAMILIES (never trained) =================
     _fam("editor", "person", _choice(_EDITORS), split="heldout",
          state=["{S} {code|codes} in {V} all day", "{V} is the editor {S} {use|uses}",
@@ -755,6 +829,26 @@ FAMILIES: list[Family] = [
 
 _FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
 
+#: The canonical memory-revision pairs (MODELS.md and issue 3): premise =
+#: old memory, hypothesis = new one, and what the NLI model must say.
+#: ``expect`` is ``"contradiction"`` (contradiction probability above the
+#: threshold), ``"not_contradiction"`` (below it), or a label that must also
+#: be the arg-max (``"neutral"``, ``"entailment"``; both imply below it).
+CANONICAL_PAIRS: tuple[tuple[str, str, str, str], ...] = (
+    ("unrelated statements about the same person",
+     "I live in Berlin.", "I like pizza.", "neutral"),
+    ("a new value for the same attribute",
+     "My main language is Python.", "I switched to Rust.", "contradiction"),
+    ("paraphrase",
+     "I work at Google.", "My employer is Google.", "entailment"),
+    ("addition to a multi-valued attribute",
+     "I speak French.", "I also speak Spanish.", "not_contradiction"),
+    ("cessation",
+     "I drink coffee every morning.", "I no longer drink coffee.", "contradiction"),
+    ("same attribute, another subject",
+     "Apollo's deadline is May 3.", "Artemis's deadline is June 1.", "not_contradiction"),
+)
+
 
 def family_names(split: str) -> list[str]:
     """Names of the families of one split: ``train`` or ``heldout``."""
@@ -799,7 +893,10 @@ def _pair_new_value(fam: Family, rng: random.Random, held: bool) -> Pair | None:
         return None
     s, forms = _SUBJECT_PICKERS[fam.subject](rng, held)
     old, new = fam.values.two(rng)
-    p = _fill(rng.choice(fam.state), fam, s, old, "", rng)
+    ppool = fam.state
+    if fam.change and rng.random() < 0.2:   # the old fact may itself be a change
+        ppool = [t for t in fam.change if "{OLD}" not in t] or fam.state
+    p = _fill(rng.choice(ppool), fam, s, old, "", rng)
     pool = fam.change if (fam.change and rng.random() < 0.7) else fam.state
     h = _fill(rng.choice(pool), fam, _same_ref(rng, forms, s), new, old, rng)
     return _mk(rng, p, h, CON, fam.name, "new_value")
@@ -871,7 +968,7 @@ def _pair_other_subject(fam: Family, rng: random.Random, held: bool) -> Pair | N
     pick = _SUBJECT_PICKERS[fam.subject]
     s1, _ = pick(rng, held)
     s2, _ = pick(rng, held, avoid={s1.key})
-    if s2.key == s1.key:
+    if s2.key == s1.key or {s1.key, s2.key} == {"I", "we"}:
         return None
     # "she"/"he"/"it" would read as the same subject: name both explicitly
     if s2.nom in {"she", "he", "it"} or s1.nom in {"she", "he", "it"}:

@@ -1,0 +1,308 @@
+"""The local models, run for real: embedder, NLI, spaCy, token counting.
+
+Fixtures (``embedder``, ``nli``, ``spacy_nlp``) are session-scoped and live
+in the ``# --- models fixtures ---`` block of conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from midas_graph._errors import MidasError
+from midas_graph.models import (
+    EMBEDDING_DIM,
+    NLI,
+    NLI_CONTRADICTION_THRESHOLD,
+    NLI_LABELS,
+    Embedder,
+    ModelError,
+    ModelMissingError,
+    OnnxEmbedder,
+    OnnxNLI,
+    count_tokens,
+    count_tokens_batch,
+    load_spacy,
+    truncate_tokens,
+)
+from midas_graph.models._common import NLI_DIR, TOKENIZER_PATH, package_dir
+from midas_graph.models.revision_pairs import (
+    CANONICAL_PAIRS,
+    FAMILIES,
+    family_names,
+    generate,
+)
+
+DATA = Path(__file__).parent / "data"
+
+
+# ---------------------------------------------------------------- embeddings
+
+def test_embedder_shape_dtype_and_unit_norm(embedder):
+    v = embedder.embed(["I live in Berlin.", "", "Response time is now 250ms."])
+    assert v.shape == (3, EMBEDDING_DIM) and v.dtype == np.float32
+    assert np.allclose(np.linalg.norm(v, axis=1), 1.0, atol=1e-5)
+    assert isinstance(embedder, Embedder)
+
+
+def test_embedder_empty_input(embedder):
+    v = embedder.embed([])
+    assert v.shape == (0, EMBEDDING_DIM) and v.dtype == np.float32
+
+
+def test_embedder_rejects_a_bare_string(embedder):
+    with pytest.raises(TypeError):
+        embedder.embed("one string")
+
+
+def test_embedder_matches_the_fp32_reference():
+    """The int8 model + our tokenizer + mean pooling agree with fp32 torch vectors."""
+    ref = json.loads((DATA / "minilm_fp32_reference.json").read_text())
+    from midas_graph.models import default_embedder
+
+    v = default_embedder().embed(ref["sentences"])
+    cos = (v * np.asarray(ref["vectors"], dtype=np.float32)).sum(axis=1)
+    assert cos.min() > 0.998, cos
+
+
+def test_embedder_batching_keeps_order_and_values(embedder):
+    texts = [f"Note {i}: " + "word " * (i % 17) + "Berlin" for i in range(70)]
+    batched = embedder.embed(texts)            # sorted by length, 3 batches
+    single = np.vstack([embedder.embed([t]) for t in texts[:10]])
+    assert np.allclose(batched[:10], single, atol=2e-3)
+    assert np.allclose((batched[:10] * single).sum(1), 1.0, atol=1e-4)
+
+
+def test_embedder_similarity_is_meaningful(embedder):
+    a, b, c = embedder.embed(["I moved to Paris last year.", "I now live in Paris.",
+                              "The quarterly revenue target was missed."])
+    assert float(a @ b) > float(a @ c) + 0.3
+
+
+def test_embedder_long_text_is_truncated_not_failing(embedder):
+    v = embedder.embed(["memory " * 2000])
+    assert v.shape == (1, EMBEDDING_DIM) and np.isfinite(v).all()
+
+
+def test_embedder_thread_safe():
+    emb = OnnxEmbedder()   # a fresh instance: lazy loading races between threads
+    texts = [f"sentence number {i} about Lisbon" for i in range(40)]
+    expected = emb.embed(texts)
+    results, errors = [None] * 6, []
+
+    def work(k):
+        try:
+            results[k] = emb.embed(texts)
+        except Exception as e:  # pragma: no cover - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    for r in results:
+        assert np.allclose(r, expected, atol=1e-6)
+
+
+# ------------------------------------------------------------------- tokens
+
+def test_count_tokens():
+    assert count_tokens("") == 0
+    assert count_tokens("hello world") == 2
+    assert count_tokens("Hello, World!") == 4           # uncased; punctuation splits
+    long = "memory " * 500
+    assert count_tokens(long) == 500                     # no 128-token truncation
+    assert count_tokens_batch(["hello world", "", long]) == [2, 0, 500]
+
+
+def test_truncate_tokens():
+    text = "The deadline for Project Apollo slipped to June 1."
+    assert truncate_tokens(text, 100) == text
+    cut = truncate_tokens(text, 4)
+    assert text.startswith(cut) and count_tokens(cut) == 4
+    cut2 = truncate_tokens(text, 5, ellipsis="...")
+    assert cut2.endswith("...") and count_tokens(cut2) <= 5
+    assert truncate_tokens(text, 0) == ""
+
+
+def test_one_tokenizer_ships_in_the_package():
+    cfg = json.loads(TOKENIZER_PATH.read_text())
+    assert cfg["model"]["type"] == "WordPiece"
+    assert cfg["normalizer"]["lowercase"] is True
+    assert len(cfg["model"]["vocab"]) == 30522
+
+
+# ---------------------------------------------------------------------- NLI
+
+def test_nli_scores_are_probabilities_in_fixed_order(nli):
+    s = nli.scores([("I live in Berlin.", "I live in Berlin."),
+                    ("A man is sleeping.", "A man is running a marathon."),
+                    ("I live in Berlin.", "I moved to Madrid.")])
+    assert s.shape == (3, 3) and s.dtype == np.float32
+    assert np.allclose(s.sum(axis=1), 1.0, atol=1e-5)
+    assert NLI_LABELS == ("entailment", "neutral", "contradiction")
+    assert s[0].argmax() == 0          # identical sentences: entailment
+    assert s[2].argmax() == 2          # a new city: contradiction
+    assert isinstance(nli, NLI)
+
+
+def test_nli_empty_and_single(nli):
+    assert nli.scores([]).shape == (0, 3)
+    p = nli.contradiction("My main language is Python.", "I switched to Rust.")
+    assert isinstance(p, float) and 0.0 <= p <= 1.0
+    with pytest.raises(TypeError):
+        nli.scores(("premise", "hypothesis"))
+
+
+def test_nli_batching_matches_single_calls(nli):
+    pairs = [(p.premise, p.hypothesis) for p in generate(40, split="heldout", seed=5)]
+    batched = nli.scores(pairs)
+    single = np.vstack([nli.scores([pr]) for pr in pairs[:8]])
+    assert np.allclose(batched[:8], single, atol=2e-3)
+
+
+@pytest.mark.parametrize("case,premise,hypothesis,expect", CANONICAL_PAIRS,
+                         ids=[c[0] for c in CANONICAL_PAIRS])
+def test_nli_canonical_pairs(nli, case, premise, hypothesis, expect):
+    s = nli.scores([(premise, hypothesis)])[0]
+    con = s[2] > nli.threshold
+    if expect == "contradiction":
+        assert con, (case, s)
+    else:
+        assert not con, (case, s)
+        if expect in NLI_LABELS:
+            assert NLI_LABELS[int(s.argmax())] == expect, (case, s)
+
+
+def test_nli_threshold_constant_matches_the_shipped_model(nli):
+    cfg = json.loads((NLI_DIR / "config.json").read_text())
+    assert cfg["contradiction_threshold"] == pytest.approx(NLI_CONTRADICTION_THRESHOLD)
+    assert nli.threshold == pytest.approx(NLI_CONTRADICTION_THRESHOLD)
+    assert 0.5 <= NLI_CONTRADICTION_THRESHOLD < 1.0
+
+
+def test_shipped_model_files():
+    import hashlib
+
+    cfg = json.loads((NLI_DIR / "config.json").read_text())
+    model = NLI_DIR / "model.onnx"
+    assert hashlib.sha256(model.read_bytes()).hexdigest() == cfg["model_sha256"]
+    total = sum(f.stat().st_size for f in NLI_DIR.parent.rglob("*") if f.is_file())
+    assert total < 40e6, total
+    assert (NLI_DIR / "MODEL_CARD.md").is_file() and (NLI_DIR / "NOTICE").is_file()
+    assert "Apache" in (NLI_DIR / "NOTICE").read_text()
+
+
+def test_nli_held_out_sample_quality(nli):
+    """A quick held-out check (eval/nli_eval.py measures the full targets)."""
+    pairs = generate(300, split="heldout", seed=123)
+    s = nli.scores([(p.premise, p.hypothesis) for p in pairs])
+    y = np.array([p.label for p in pairs])
+    pred = s[:, 2] > nli.threshold
+    tp = int((pred & (y == 2)).sum())
+    precision = tp / max(1, int(pred.sum()))
+    recall = tp / max(1, int((y == 2).sum()))
+    assert precision >= 0.9 and recall >= 0.8, (precision, recall)
+
+
+# ------------------------------------------------------ plugging in a model
+
+def _user_model_dir(tmp_path: Path, config: dict | None) -> Path:
+    d = tmp_path / "user-nli"
+    d.mkdir()
+    (d / "model.onnx").symlink_to(NLI_DIR / "model.onnx")
+    shutil.copyfile(TOKENIZER_PATH, d / "tokenizer.json")
+    if config is not None:
+        (d / "config.json").write_text(json.dumps(config))
+    return d
+
+
+PAIRS = [("I live in Berlin.", "I moved to Madrid."), ("I work at Google.", "My employer is Google.")]
+
+
+def test_onnx_nli_with_hf_id2label(tmp_path, nli):
+    d = _user_model_dir(tmp_path, {"id2label": {"0": "ENTAILMENT", "1": "NEUTRAL",
+                                                "2": "CONTRADICTION"}, "max_length": 128})
+    user = OnnxNLI(d)
+    assert np.allclose(user.scores(PAIRS), nli.scores(PAIRS), atol=1e-6)
+    assert user.threshold == NLI_CONTRADICTION_THRESHOLD   # none in config: the default
+
+
+def test_onnx_nli_reorders_columns_by_label_mapping(tmp_path, nli):
+    # Pretend the model's outputs are (contradiction, entailment, neutral), as in
+    # the sentence-transformers NLI cross-encoders: columns must be reordered.
+    d = _user_model_dir(tmp_path, None)
+    user = OnnxNLI(d, labels=["contradiction", "entailment", "neutral"], threshold=0.7)
+    raw = nli.scores(PAIRS)                      # bundled: (e, n, c) = raw cols (0, 1, 2)
+    got = user.scores(PAIRS)                     # user: e = col 1, n = col 2, c = col 0
+    assert np.allclose(got, raw[:, [1, 2, 0]], atol=1e-6)
+    assert user.threshold == 0.7
+
+
+def test_onnx_nli_errors(tmp_path):
+    with pytest.raises(ModelMissingError):
+        OnnxNLI(tmp_path / "nowhere")
+    d = _user_model_dir(tmp_path, None)
+    with pytest.raises(ModelError, match="label"):
+        OnnxNLI(d)                                # no label mapping anywhere
+    with pytest.raises(ModelError):
+        OnnxNLI(d, labels=["yes", "no", "maybe"])
+    assert issubclass(ModelMissingError, MidasError) and issubclass(ModelError, MidasError)
+
+
+def test_missing_model_package_names_the_pip_command():
+    with pytest.raises(ModelMissingError, match="pip install no-such-model==1.0"):
+        package_dir("no_such_model_pkg_xyz", "no-such-model==1.0", "The test model")
+    with pytest.raises(ModelMissingError, match="pip install"):
+        load_spacy("en_core_web_no_such_pipeline")
+
+
+# -------------------------------------------------------------------- spaCy
+
+def test_spacy_pipeline(spacy_nlp):
+    assert load_spacy() is spacy_nlp                       # one per process
+    doc = spacy_nlp("My sister moved to Lisbon in May 2024 and joined Google.")
+    ents = {(e.text, e.label_) for e in doc.ents}
+    assert ("Lisbon", "GPE") in ents and ("May 2024", "DATE") in ents
+    assert [c.text for c in doc.noun_chunks][:1] == ["My sister"]
+    assert [t.lemma_ for t in doc if t.text == "moved"] == ["move"]
+
+
+# ------------------------------------------------------ generated pairs
+
+def test_pair_generator_is_deterministic_and_clean():
+    a = generate(500, split="train", seed=3)
+    assert a == generate(500, split="train", seed=3)
+    assert a != generate(500, split="train", seed=4)
+    for p in a + generate(500, split="heldout", seed=3):
+        assert p.premise and p.hypothesis and p.label in (0, 1, 2)
+        assert "{" not in p.premise + p.hypothesis and "}" not in p.premise + p.hypothesis
+
+
+def test_held_out_families_never_reach_training():
+    train, held = set(family_names("train")), set(family_names("heldout"))
+    assert train and held and not train & held
+    train_tpl = {t for f in FAMILIES if f.split == "train"
+                 for t in f.state + f.change + f.stop + f.add + f.related}
+    held_tpl = {t for f in FAMILIES if f.split == "heldout"
+                for t in f.state + f.change + f.stop + f.add + f.related}
+    assert not train_tpl & held_tpl
+    fams = {p.family.split("+")[0] for p in generate(2000, split="train", seed=0)}
+    assert fams <= train
+
+
+def test_generated_pairs_cover_every_relation():
+    pairs = generate(3000, split="train", seed=1)
+    kinds = {p.kind for p in pairs}
+    assert {"new_value", "cessation", "paraphrase", "addition", "related_compatible",
+            "other_subject", "other_attribute"} <= kinds
+    labels = [p.label for p in pairs]
+    for lab in (0, 1, 2):
+        assert labels.count(lab) > 300
