@@ -1,0 +1,421 @@
+"""``Memory``: the public entry point. It validates, resolves names and plans;
+the rules live in ``_temporal`` and the engine calls in ``_store``."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import os
+import uuid
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from ._errors import InvalidInputError, NotFoundError
+from ._registry import AttributeRegistry, normalise_attribute
+from ._store import Store, alias_key
+from ._temporal import Working
+from ._time import Clock, MonotonicClock, TimeLike, parse_time
+from ._types import PROVENANCES, Entity, Fact
+
+def new_id() -> str:
+    return str(uuid.uuid4())
+
+
+def _text(value: Any, field: str, *, allow_none: bool = False) -> str | None:
+    if value is None and allow_none:
+        return None
+    if not isinstance(value, str):
+        raise InvalidInputError(field, f"expected a string, got {type(value).__name__}")
+    if not value.strip():
+        raise InvalidInputError(field, "must not be empty")
+    return value
+
+
+def _check_value(value: Any) -> Any:
+    if isinstance(value, str):
+        if not value.strip():
+            raise InvalidInputError("value", "must not be empty")
+        return value
+    if isinstance(value, bool) or isinstance(value, int):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise InvalidInputError("value", f"must be a finite number, got {value!r}")
+        return value
+    if isinstance(value, _dt.datetime):
+        return parse_time(value, "value")
+    if isinstance(value, _dt.date):
+        return parse_time(value, "value")
+    raise InvalidInputError(
+        "value", f"expected str, int, float, bool or datetime, got {type(value).__name__}"
+    )
+
+
+class _Draft(NamedTuple):
+    """One validated fact to write; times not yet defaulted."""
+
+    subject: str
+    attribute: str
+    value: Any
+    text: str | None
+    valid_from: _dt.datetime | None
+    valid_to: _dt.datetime | None
+    group_id: str
+    provenance: str
+    source: str | None
+    confidence: float
+    importance: float
+    episode_id: str | None = None
+    close_ids: tuple[str, ...] = ()
+    why: str = ""
+
+
+class Memory:
+    """A bitemporal memory of entity-attribute-value facts in an embedded graph.
+
+    >>> mem = Memory()                      # in-memory; Memory("agent.db") persists
+    >>> f = mem.add_fact("Alice", "lives_in", "Berlin", valid_from="2024-01-01")
+    >>> [x.value for x in mem.current("alice")]
+    ['Berlin']
+
+    ``engine`` is ``"ladybug"`` (default) or ``"kuzu"`` (also the
+    ``MIDAS_GRAPH_ENGINE`` environment variable). ``attributes`` extends the
+    attribute registry: ``{"team": "one", "skills": "many"}``. ``clock``
+    returns the current time (transaction time); tests inject their own.
+    """
+
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        *,
+        clock: Clock | None = None,
+        engine: str | None = None,
+        attributes: Mapping[str, str] | AttributeRegistry | None = None,
+        buffer_pool_mb: int | None = None,
+    ) -> None:
+        if attributes is None or isinstance(attributes, Mapping):
+            self.registry = AttributeRegistry.default().extend(attributes or {})
+        elif isinstance(attributes, AttributeRegistry):
+            self.registry = attributes
+        else:
+            raise InvalidInputError("attributes", "expected a mapping of attribute -> 'one'|'many'")
+        self._store = Store(path, engine, buffer_pool_mb=buffer_pool_mb)
+        self._clock = MonotonicClock(clock)
+        last = self._store.meta("last_tx")
+        if last:
+            self._clock.observe(parse_time(last, "last_tx"))
+
+    # -- lifecycle -------------------------------------------------------------
+    @property
+    def engine(self) -> str:
+        return self._store.engine
+
+    @property
+    def path(self) -> str | None:
+        return self._store.path
+
+    def close(self) -> None:
+        self._store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Memory(path={self.path!r}, engine={self.engine!r})"
+
+    def now(self) -> _dt.datetime:
+        """The memory's current time (its clock, never before its last write)."""
+        return self._clock.peek()
+
+    # -- writes ----------------------------------------------------------------
+    def add_fact(
+        self,
+        subject: str,
+        attribute: str,
+        value: Any,
+        *,
+        valid_from: TimeLike | None = None,
+        valid_to: TimeLike | None = None,
+        text: str | None = None,
+        group_id: str = "default",
+        provenance: str = "observation",
+        source: str | None = None,
+        confidence: float = 1.0,
+        importance: float = 0.0,
+    ) -> Fact:
+        """Record one belief; supersede what it contradicts; return the stored fact.
+
+        Restating a belief that already holds at ``valid_from`` records nothing
+        and returns the held fact.
+        """
+        draft = self._draft(
+            dict(subject=subject, attribute=attribute, value=value, valid_from=valid_from,
+                 valid_to=valid_to, text=text, provenance=provenance, source=source,
+                 confidence=confidence, importance=importance),
+            group_id,
+        )
+        return self._write([draft])[0]
+
+    def add_facts(
+        self,
+        rows: Iterable[Mapping[str, Any] | Sequence[Any]],
+        *,
+        group_id: str = "default",
+        batch_size: int = 5000,
+        progress: bool | None = None,
+    ) -> list[Fact]:
+        """Bulk :meth:`add_fact`, applied in order; one transaction per batch.
+
+        A row is a mapping with the keyword names of :meth:`add_fact` (and
+        optionally ``group_id``), or a ``(subject, attribute, value)`` tuple.
+        Every row is validated before anything is written. ``progress``: a
+        progress bar on stderr (default: when the input is large and stderr
+        is a terminal).
+        """
+        if isinstance(rows, (str, bytes, Mapping)):
+            raise InvalidInputError("rows", "expected an iterable of rows, not a single row")
+        if not isinstance(batch_size, int) or batch_size < 1:
+            raise InvalidInputError("batch_size", "must be a positive integer")
+        drafts = []
+        for i, row in enumerate(rows):
+            try:
+                drafts.append(self._draft(row, group_id))
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"rows[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
+        out: list[Fact] = []
+        bar = _progress(len(drafts), progress, "facts")
+        try:
+            for start in range(0, len(drafts), batch_size):
+                chunk = drafts[start:start + batch_size]
+                out.extend(self._write(chunk))
+                if bar is not None:
+                    bar.update(len(chunk))
+        finally:
+            if bar is not None:
+                bar.close()
+        return out
+
+    def retract(self, fact_id: str, *, reason: str | None = None) -> Fact:
+        """The belief was wrong: expire it now; re-open what it had superseded.
+
+        Returns the retracted version (with ``expired_at`` set). ``as_of`` with
+        a ``known_at`` before now still shows it.
+        """
+        _text(fact_id, "fact_id")
+        if reason is not None and not isinstance(reason, str):
+            raise InvalidInputError("reason", f"expected a string, got {type(reason).__name__}")
+        with self._store.transaction():
+            versions = self._store.versions(fact_id)
+            if not versions:
+                raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+            held = [v for v in versions if v.expired_at is None]
+            if not held:
+                raise InvalidInputError("fact_id", f"fact {fact_id!r} is already retracted")
+            now = self._clock.now()
+            work = Working(self._store.held([held[0].subject_id]), self.registry.is_single)
+            out = work.retract(fact_id, now, reason)
+            self._store.apply(work.plan)
+            self._store.set_meta("last_tx", now.isoformat())
+        return out
+
+    def add_alias(self, name: str, alias: str, *, group_id: str = "default") -> Entity:
+        """Make ``alias`` another name of the entity called ``name``."""
+        _text(name, "name")
+        _text(alias, "alias")
+        with self._store.transaction():
+            ent = self.entity(name, group_id=group_id)
+            if ent is None:
+                raise NotFoundError(f"name: no entity called {name!r} in group {group_id!r}")
+            other = self._store.lookup_names([alias_key(group_id, alias)])
+            if other:
+                eid = next(iter(other.values()))
+                if eid == ent.id:
+                    return ent
+                raise InvalidInputError("alias", f"{alias!r} already names another entity")
+            self._store.add_alias(ent, alias)
+        return self._store.entity(ent.id)  # type: ignore[return-value]
+
+    # -- reads -----------------------------------------------------------------
+    def entity(self, name: str, *, group_id: str = "default") -> Entity | None:
+        """The entity a name or alias refers to (case-insensitive), or ``None``."""
+        _text(name, "name")
+        ids = self._store.lookup_names([alias_key(group_id, name)])
+        return self._store.entity(next(iter(ids.values()))) if ids else None
+
+    def entities(self, *, group_id: str = "default") -> list[Entity]:
+        return self._store.entities(group_id)
+
+    def as_of(
+        self,
+        subject: str | None = None,
+        attribute: str | None = None,
+        *,
+        valid_at: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        group_id: str = "default",
+    ) -> list[Fact]:
+        """What the memory believed at ``known_at`` about the world at ``valid_at``.
+
+        Both default to now. A version is visible iff ``recorded_at <= known_at
+        < expired_at`` and ``valid_from <= valid_at < valid_to``. ``subject=None``
+        covers the whole group.
+        """
+        now = self.now()
+        t = parse_time(valid_at, "valid_at") or now
+        k = parse_time(known_at, "known_at") or now
+        facts = self._facts(subject, attribute, group_id, valid_at=t, known_at=k)
+        return sorted(facts, key=lambda f: (f.subject, f.attribute, f.valid_from, f.recorded_at, f.id))
+
+    def current(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
+        """What is true now, as the memory believes now."""
+        _text(subject, "subject")
+        return self.as_of(subject, attribute, group_id=group_id)
+
+    def history(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
+        """Every version of every belief about ``subject``: superseded, retracted
+        and revised ones included, ordered by attribute, then valid and
+        transaction time."""
+        _text(subject, "subject")
+        facts = self._facts(subject, attribute, group_id)
+        return sorted(facts, key=lambda f: (f.attribute, f.valid_from, f.recorded_at, f.id, f.version))
+
+    def versions(self, fact_id: str) -> list[Fact]:
+        """Every version of one belief, oldest first."""
+        _text(fact_id, "fact_id")
+        out = self._store.versions(fact_id)
+        if not out:
+            raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+        return out
+
+    def stats(self) -> dict[str, int]:
+        return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}
+
+    # -- internals ---------------------------------------------------------------
+    def _facts(self, subject, attribute, group_id, *, valid_at=None, known_at=None) -> list[Fact]:
+        _text(group_id, "group_id")
+        attr = None
+        if attribute is not None:
+            _text(attribute, "attribute")
+            attr = self.registry.key(attribute)
+        if subject is None:
+            ids = None
+        else:
+            _text(subject, "subject")
+            found = self._store.lookup_names([alias_key(group_id, subject)])
+            if not found:
+                return []
+            ids = list(found.values())
+        return self._store.facts_of(ids, group_id=group_id, attribute=attr, valid_at=valid_at, known_at=known_at)
+
+    def _draft(self, row: Mapping[str, Any] | Sequence[Any], group_id: str) -> _Draft:
+        if isinstance(row, Mapping):
+            unknown = set(row) - _ROW_KEYS
+            if unknown:
+                raise InvalidInputError(sorted(unknown)[0], "unknown field")
+            get = row.get
+        elif isinstance(row, (list, tuple)) and len(row) == 3:
+            get = dict(zip(("subject", "attribute", "value"), row)).get
+        else:
+            raise InvalidInputError("row", "expected a mapping or a (subject, attribute, value) tuple")
+        for key in ("subject", "attribute", "value"):
+            if get(key) is None:
+                raise InvalidInputError(key, "is required")
+        subject = _text(get("subject"), "subject").strip()  # type: ignore[union-attr]
+        raw_attr = _text(get("attribute"), "attribute")
+        if not normalise_attribute(raw_attr):  # type: ignore[arg-type]
+            raise InvalidInputError("attribute", f"{raw_attr!r} has no letters or digits")
+        attribute = self.registry.key(raw_attr)  # type: ignore[arg-type]
+        value = _check_value(get("value"))
+        text = _text(get("text"), "text", allow_none=True)
+        group = _text(get("group_id") or group_id, "group_id")
+        provenance = get("provenance") or "observation"
+        if provenance not in PROVENANCES:
+            raise InvalidInputError("provenance", f"{provenance!r} is not one of {', '.join(PROVENANCES)}")
+        source = _text(get("source"), "source", allow_none=True)
+        confidence = _number(get("confidence"), "confidence", 1.0)
+        importance = _number(get("importance"), "importance", 0.0)
+        vf = parse_time(get("valid_from"), "valid_from")
+        vt = parse_time(get("valid_to"), "valid_to")
+        if vf is not None and vt is not None and vt <= vf:
+            raise InvalidInputError("valid_to", f"must be after valid_from ({vt.isoformat()} <= {vf.isoformat()})")
+        return _Draft(subject, attribute, value, text, vf, vt, group, provenance, source,
+                      confidence, importance)
+
+    def _resolve(self, drafts: Sequence[_Draft], now: _dt.datetime) -> tuple[dict[str, str], dict[str, str]]:
+        """Alias key -> entity id for every subject (created if new) and for
+        string values that name a known entity; and the canonical name of
+        every subject entity."""
+        subject_keys = {alias_key(d.group_id, d.subject): d for d in drafts}
+        value_keys = [alias_key(d.group_id, d.value) for d in drafts if isinstance(d.value, str)]
+        known = self._store.lookup_names([*subject_keys, *value_keys])
+        created: list[Entity] = []
+        for key, d in subject_keys.items():
+            if key not in known:
+                ent = Entity(id=new_id(), group_id=d.group_id, name=d.subject, created_at=now)
+                created.append(ent)
+                known[key] = ent.id
+        self._store.create_entities(created)
+        fresh = {e.id for e in created}
+        old = {known[k] for k in subject_keys} - fresh
+        names = self._store.entity_names(sorted(old))
+        names.update((e.id, e.name) for e in created)
+        return known, names
+
+    def _write(self, drafts: Sequence[_Draft]) -> list[Fact]:
+        with self._store.transaction():
+            now = self._clock.now()
+            known, names = self._resolve(drafts, now)
+            held = self._store.held(sorted(names))
+            work = Working(held, self.registry.is_single)
+            results = []
+            for d in drafts:
+                vf = d.valid_from or now
+                if d.valid_to is not None and d.valid_to <= vf:
+                    raise InvalidInputError(
+                        "valid_to", f"must be after valid_from ({d.valid_to.isoformat()} <= {vf.isoformat()})"
+                    )
+                sid = known[alias_key(d.group_id, d.subject)]
+                obj = known.get(alias_key(d.group_id, d.value)) if isinstance(d.value, str) else None
+                fact = Fact(
+                    id=new_id(), group_id=d.group_id, subject=names[sid],
+                    attribute=d.attribute, value=d.value,
+                    text=d.text if d.text is not None else _sentence(d.subject, d.attribute, d.value),
+                    valid_from=vf, valid_to=d.valid_to, recorded_at=now, expired_at=None,
+                    episode_id=d.episode_id, provenance=d.provenance, confidence=d.confidence,
+                    subject_id=sid, object_id=obj if obj != sid else None, importance=d.importance,
+                    source=d.source,
+                )
+                results.append(work.assert_fact(fact, close_ids=d.close_ids, why=d.why))
+            self._store.apply(work.plan)
+            self._store.set_meta("last_tx", now.isoformat())
+        return results
+
+
+_ROW_KEYS = frozenset(
+    ("subject", "attribute", "value", "valid_from", "valid_to", "text", "group_id",
+     "provenance", "source", "confidence", "importance")
+)
+
+
+def _number(value: Any, field: str, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InvalidInputError(field, f"expected a finite number, got {value!r}")
+    if field == "confidence" and not 0.0 <= value <= 1.0:
+        raise InvalidInputError(field, f"must be between 0 and 1, got {value!r}")
+    return float(value)
+
+
+def _sentence(subject: str, attribute: str, value: Any) -> str:
+    return f"{subject} {attribute.replace('_', ' ')} {value}"
+
+
+def _progress(total: int, wanted: bool | None, unit: str):
+    if wanted is False or (wanted is None and total < 20_000):
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", disable=None if wanted is None else False)

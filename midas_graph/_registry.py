@@ -1,0 +1,75 @@
+"""The attribute registry: normalised attribute keys and their cardinality."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Literal, Mapping
+
+from ._errors import InvalidInputError
+
+Cardinality = Literal["one", "many"]
+_NON_WORD = re.compile(r"[^0-9a-z]+")
+
+
+def normalise_attribute(raw: str) -> str:
+    """Lower snake case: ``"Lives In"`` -> ``"lives_in"``, ``"favourite-food"`` -> ``"favorite_food"``."""
+    key = _NON_WORD.sub("_", raw.strip().lower()).strip("_")
+    # One spelling of one word that matters for the registry's favorite_* rule.
+    return re.sub(r"(^|_)favourite(?=_|$)", r"\1favorite", key)
+
+
+@dataclass
+class AttributeRegistry:
+    """Which attributes are single-valued, and which spellings mean the same key."""
+
+    cardinality: dict[str, Cardinality] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    prefixes: dict[str, Cardinality] = field(default_factory=dict)
+
+    @classmethod
+    def default(cls) -> AttributeRegistry:
+        text = resources.files("midas_graph.schema").joinpath("attributes.toml").read_text("utf-8")
+        return cls.from_toml(text)
+
+    @classmethod
+    def from_toml(cls, text: str) -> AttributeRegistry:
+        reg = cls()
+        for key, spec in tomllib.loads(text).get("attributes", {}).items():
+            reg.register(key, spec.get("cardinality", "many"), spec.get("aliases", ()))
+        return reg
+
+    def register(self, key: str, cardinality: str = "many", aliases=()) -> None:
+        if cardinality not in ("one", "many"):
+            raise InvalidInputError("attributes", f"cardinality of {key!r} must be 'one' or 'many'")
+        if key.endswith("*"):
+            self.prefixes[normalise_attribute(key[:-1]) + "_"] = cardinality  # type: ignore[assignment]
+            return
+        norm = normalise_attribute(key)
+        if not norm:
+            raise InvalidInputError("attributes", f"empty attribute name {key!r}")
+        self.cardinality[norm] = cardinality  # type: ignore[assignment]
+        self.aliases.pop(norm, None)
+        for alias in aliases:
+            self.aliases[normalise_attribute(alias)] = norm
+
+    def extend(self, spec: Mapping[str, str]) -> AttributeRegistry:
+        for key, card in spec.items():
+            self.register(key, card)
+        return self
+
+    def key(self, raw: str) -> str:
+        """The canonical key of an attribute as written by a user or extractor."""
+        norm = normalise_attribute(raw)
+        return self.aliases.get(norm, norm)
+
+    def is_single(self, key: str) -> bool:
+        card = self.cardinality.get(key)
+        if card is None:
+            for prefix, pcard in self.prefixes.items():
+                if key.startswith(prefix):
+                    card = pcard
+                    break
+        return card == "one"

@@ -1,0 +1,197 @@
+"""Belief revision on the two time axes, as pure Python over stored versions.
+
+The store loads the *held* versions (``expired_at`` open) of the subjects a
+write touches into a :class:`Working` set; every operation here edits that set
+and appends the writes it implies to a :class:`Plan`; the store then applies
+the plan in one transaction. Keeping the rules here, away from the engine,
+makes them the same for one fact and for a bulk batch, and testable against a
+naive replay model.
+
+Rules (see docs/temporal.md):
+
+* A stored version never changes except for ``expired_at``/``expire_reason``.
+  Changing a belief's valid interval expires its held version and records a
+  new version (``version + 1``) at the same transaction time.
+* Restating a held value that is valid at the new ``valid_from`` records
+  nothing and returns the held fact.
+* Supersession: a new value of a single-valued attribute (or an explicit
+  ``close_ids`` list, from NLI) closes each held, different-valued fact that
+  is valid at or starts at the new ``valid_from``: its valid interval ends at
+  the new ``valid_from`` and it is linked ``superseded_by`` the new fact.
+* Late arrival: if a held different value of a single-valued attribute starts
+  after the new ``valid_from``, the new fact is recorded closed at the start
+  of the earliest such value, ``superseded_by`` it.
+* Retraction expires the held version; each fact it had superseded is
+  re-opened (new version, its stated ``valid_to`` back) and then closed again
+  by the late-arrival rule if a later value still holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Sequence
+
+from ._types import Fact
+
+
+@dataclass
+class Plan:
+    inserts: list[Fact] = field(default_factory=list)
+    expires: list[tuple[str, _dt.datetime, str]] = field(default_factory=list)
+    links: list[tuple[str, str]] = field(default_factory=list)  # (version vid, successor id)
+
+    def __bool__(self) -> bool:
+        return bool(self.inserts or self.expires or self.links)
+
+
+def same_value(a: Fact, b: Fact) -> bool:
+    if a.object_id and b.object_id:
+        return a.object_id == b.object_id
+    va, vb = a.value, b.value
+    if isinstance(va, str) and isinstance(vb, str):
+        return " ".join(va.casefold().split()) == " ".join(vb.casefold().split())
+    return type(va) is type(vb) and va == vb
+
+
+def _valid_at(f: Fact, at: _dt.datetime) -> bool:
+    return f.valid_from <= at and (f.valid_to is None or at < f.valid_to)
+
+
+def _empty(f: Fact) -> bool:
+    """Closed at its own start (superseded by a value from the same instant)."""
+    return f.valid_to is not None and f.valid_to <= f.valid_from
+
+
+class Working:
+    """The held versions of some subjects, edited in place by revision rules."""
+
+    def __init__(self, held: Iterable[Fact] = (), is_single: Callable[[str], bool] = lambda a: False) -> None:
+        self.is_single = is_single
+        self.by_id: dict[str, Fact] = {}
+        self.by_key: dict[tuple[str, str], dict[str, Fact]] = {}
+        for f in held:
+            self._put(f)
+        self.plan = Plan()
+
+    # -- bookkeeping ---------------------------------------------------------
+    def _put(self, f: Fact) -> None:
+        self.by_id[f.id] = f
+        self.by_key.setdefault((f.subject_id, f.attribute), {})[f.id] = f
+
+    def _drop(self, f: Fact) -> None:
+        self.by_id.pop(f.id, None)
+        self.by_key.get((f.subject_id, f.attribute), {}).pop(f.id, None)
+
+    def held(self, subject_id: str, attribute: str) -> list[Fact]:
+        return list(self.by_key.get((subject_id, attribute), {}).values())
+
+    def _expire(self, f: Fact, now: _dt.datetime, why: str) -> None:
+        self.plan.expires.append((f.vid, now, why))
+        self._drop(f)
+
+    def _record(self, f: Fact) -> Fact:
+        self.plan.inserts.append(f)
+        self._put(f)
+        return f
+
+    def _revise(self, f: Fact, now: _dt.datetime, why: str, **changes) -> Fact:
+        """Expire ``f``'s held version and record the next one with ``changes``."""
+        self._expire(f, now, why)
+        nxt = dataclasses.replace(
+            f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None, **changes
+        )
+        return self._record(nxt)
+
+    # -- operations ----------------------------------------------------------
+    def assert_fact(self, new: Fact, *, close_ids: Sequence[str] = (), why: str = "") -> Fact:
+        """Record ``new`` (version 1, held) and apply supersession and late arrival.
+
+        ``close_ids`` are held facts of the same subject that a revision model
+        found contradicted (beyond the single-valued rule);
+        ``why`` says so in their closing reason. Returns the recorded fact, or
+        the held fact it restates.
+        """
+        now, start = new.recorded_at, new.valid_from
+        single = self.is_single(new.attribute)
+        held = self.held(new.subject_id, new.attribute)
+        restated = [f for f in held if same_value(f, new) and _valid_at(f, start)]
+        if restated:  # the longest-standing one (valid_from differs among them)
+            return min(restated, key=lambda f: f.valid_from)
+        rule = "single_valued" if single else (why or "revision")
+        to_close: list[Fact] = []
+        later: list[Fact] = []
+        if single:
+            for f in held:
+                if same_value(f, new):
+                    continue
+                if f.valid_from > start:
+                    if not _empty(f):
+                        later.append(f)
+                elif f.valid_to is None or f.valid_to > start:
+                    to_close.append(f)
+        for fid in close_ids:
+            f = self.by_id.get(fid)
+            if (
+                f is not None and f not in to_close and f.subject_id == new.subject_id
+                and f.valid_from <= start and (f.valid_to is None or f.valid_to > start)
+            ):
+                to_close.append(f)
+        valid_to, successor, reason = new.valid_to, None, why or "asserted"
+        if later:
+            first = min(later, key=lambda f: (f.valid_from, f.recorded_at))
+            if valid_to is None or first.valid_from < valid_to:
+                valid_to, successor = first.valid_from, first.id
+                reason = f"late arrival: closed at the start of {first.id} ({rule})"
+        rec = dataclasses.replace(
+            new,
+            valid_to=valid_to,
+            superseded_by=successor,
+            supersedes=tuple(f.id for f in to_close),
+            stated_valid_to=new.valid_to,
+            reason=reason,
+        )
+        if successor is not None:
+            self.plan.links.append((rec.vid, successor))
+        for f in to_close:
+            closed = self._revise(
+                f, now, f"superseded by {rec.id}",
+                valid_to=start, superseded_by=rec.id,
+                reason=f"superseded by {rec.id} ({rule})",
+            )
+            self.plan.links.append((closed.vid, rec.id))
+        return self._record(rec)
+
+    def retract(self, fact_id: str, now: _dt.datetime, reason: str | None) -> Fact:
+        f = self.by_id[fact_id]
+        why = "retracted" + (f": {reason}" if reason else "")
+        self._expire(f, now, why)
+        for g in self.held(f.subject_id, f.attribute):
+            if g.superseded_by == fact_id:
+                self._reopen(g, now, fact_id)
+        return dataclasses.replace(f, expired_at=now, expire_reason=why)
+
+    def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
+        """Close a held belief's valid interval at ``at`` with no successor (cessation)."""
+        f = self.by_id[fact_id]
+        if f.valid_to is not None and f.valid_to <= at:
+            return f
+        return self._revise(f, now, f"ended: {why}", valid_to=max(at, f.valid_from), reason=f"ended: {why}")
+
+    def _reopen(self, g: Fact, now: _dt.datetime, retracted_id: str) -> None:
+        valid_to, successor = g.stated_valid_to, None
+        candidates = [
+            h for h in self.held(g.subject_id, g.attribute)
+            if h.id != g.id and h.valid_from > g.valid_from and not same_value(h, g) and not _empty(h)
+        ]
+        if self.is_single(g.attribute) and candidates:
+            first = min(candidates, key=lambda h: (h.valid_from, h.recorded_at))
+            if valid_to is None or first.valid_from < valid_to:
+                valid_to, successor = first.valid_from, first.id
+        reason = f"re-opened: {retracted_id} was retracted"
+        if successor:
+            reason += f"; closed at the start of {successor}"
+        rec = self._revise(g, now, reason, valid_to=valid_to, superseded_by=successor, reason=reason)
+        if successor:
+            self.plan.links.append((rec.vid, successor))

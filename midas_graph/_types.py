@@ -1,0 +1,97 @@
+"""The public value types: plain frozen dataclasses, cheap to build and print."""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import asdict, dataclass
+from typing import Any, Literal, Union
+
+Value = Union[str, int, float, bool, _dt.datetime]
+Provenance = Literal["planning", "action", "observation", "user_confirmation"]
+PROVENANCES: tuple[str, ...] = ("planning", "action", "observation", "user_confirmation")
+
+
+@dataclass(frozen=True, slots=True)
+class Fact:
+    """One stored version of one entity-attribute-value belief.
+
+    ``id`` names the belief across its versions; ``version`` counts them (1 is
+    the version first recorded). Valid time is ``[valid_from, valid_to)``,
+    transaction time ``[recorded_at, expired_at)``; ``None`` at an end means
+    open (still true / still held).
+    """
+
+    id: str
+    group_id: str
+    subject: str
+    attribute: str
+    value: Value
+    text: str
+    valid_from: _dt.datetime
+    valid_to: _dt.datetime | None
+    recorded_at: _dt.datetime
+    expired_at: _dt.datetime | None
+    superseded_by: str | None = None
+    supersedes: tuple[str, ...] = ()
+    episode_id: str | None = None
+    provenance: str = "observation"
+    confidence: float = 1.0
+    # extensions of the contract
+    version: int = 1
+    subject_id: str = ""
+    object_id: str | None = None
+    importance: float = 0.0
+    source: str | None = None
+    reason: str = ""
+    expire_reason: str | None = None
+    #: ``valid_to`` as the source stated it, before any closing by revision;
+    #: a belief re-opened by a retraction gets this end back.
+    stated_valid_to: _dt.datetime | None = None
+
+    @property
+    def vid(self) -> str:
+        """The id of this version: ``"<id>:<version>"``."""
+        return f"{self.id}:{self.version}"
+
+    @property
+    def status(self) -> str:
+        """``current`` | ``superseded`` | ``retracted`` | ``revised`` | ``ended``.
+
+        ``revised``: a newer version of the same belief replaced this one in
+        the memory (transaction time); ``ended``: held, but its valid
+        interval is closed without a successor.
+        """
+        if self.expired_at is not None:
+            reason = self.expire_reason or ""
+            return "retracted" if reason.startswith("retracted") else "revised"
+        if self.superseded_by is not None:
+            return "superseded"
+        if self.valid_to is not None:
+            return "ended"
+        return "current"
+
+    def held_at(self, known_at: _dt.datetime) -> bool:
+        return self.recorded_at <= known_at and (self.expired_at is None or known_at < self.expired_at)
+
+    def valid_at(self, at: _dt.datetime) -> bool:
+        return self.valid_from <= at and (self.valid_to is None or at < self.valid_to)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["supersedes"] = list(self.supersedes)
+        d["status"] = self.status
+        for k, v in d.items():
+            if isinstance(v, _dt.datetime):
+                d[k] = v.isoformat()
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    id: str
+    group_id: str
+    name: str
+    aliases: tuple[str, ...] = ()
+    kind: str = "CONCEPT"
+    created_at: _dt.datetime | None = None
+    summary: str = ""

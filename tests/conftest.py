@@ -1,0 +1,78 @@
+"""Shared fixtures. The engine under test comes from MIDAS_GRAPH_ENGINE
+(default ladybug); `make test` runs the engine-marked tests once per engine,
+each in its own process (the two engines cannot share one)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+
+import pytest
+
+from midas_graph import Memory
+
+ENGINE = os.environ.get("MIDAS_GRAPH_ENGINE", "ladybug")
+UTC = dt.timezone.utc
+
+
+class StepClock:
+    """A deterministic clock: each call returns the next instant."""
+
+    def __init__(self, start: str = "2025-01-01T00:00:00+00:00", step: dt.timedelta = dt.timedelta(minutes=1)):
+        self.t = dt.datetime.fromisoformat(start)
+        self.step = step
+
+    def __call__(self) -> dt.datetime:
+        self.t += self.step
+        return self.t
+
+    def set(self, when: str | dt.datetime) -> None:
+        self.t = dt.datetime.fromisoformat(when) if isinstance(when, str) else when
+        self.step = dt.timedelta(0)
+
+
+@pytest.fixture
+def clock() -> StepClock:
+    return StepClock()
+
+
+@pytest.fixture
+def mem(clock):
+    m = Memory(clock=clock, engine=ENGINE)
+    yield m
+    m.close()
+
+
+@pytest.fixture
+def db_path(tmp_path):
+    return str(tmp_path / "memory.db")
+
+
+def d(s: str) -> dt.datetime:
+    """'2024-05-03' -> aware UTC midnight."""
+    return dt.datetime.fromisoformat(s).replace(tzinfo=UTC)
+
+
+# --- models fixtures ---
+# Session-scoped: each real model loads once per test session. Maintained with
+# midas_graph/models; keep this block self-contained.
+@pytest.fixture(scope="session")
+def embedder():
+    from midas_graph.models import default_embedder
+
+    return default_embedder().load()
+
+
+@pytest.fixture(scope="session")
+def nli():
+    from midas_graph.models import default_nli
+
+    return default_nli().load()
+
+
+@pytest.fixture(scope="session")
+def spacy_nlp():
+    from midas_graph.models import load_spacy
+
+    return load_spacy()
+# --- end models fixtures ---
