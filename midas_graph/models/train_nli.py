@@ -181,6 +181,38 @@ def evaluate_torch(model, tok, rows, torch, batch=64) -> tuple[float, list[list[
     return acc, probs
 
 
+def finalize_from_checkpoint(args) -> Path:
+    """Make ``final/`` from the last checkpoint, to export a run stopped early."""
+    import torch
+    from transformers import BertForSequenceClassification
+
+    work = Path(args.work_dir)
+    blob = torch.load(work / "checkpoint.pt", map_location="cpu", weights_only=False)
+    model = BertForSequenceClassification.from_pretrained(
+        str(base_model_dir()), num_labels=3,
+        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+    model.load_state_dict(blob["model"])
+    state = blob["state"]
+    snli_train_path, _ = fetch_snli(work)
+    n_snli = len(read_snli(snli_train_path)) - args.snli_val
+    facts = {
+        "snli_train_pairs": n_snli, "snli_val_pairs": args.snli_val,
+        "memory_pairs_per_epoch": args.memory_pairs, "epochs": args.epochs,
+        "steps": state["global_step"], "batch_size": args.batch_size, "lr": args.lr,
+        "warmup": args.warmup, "max_len": args.max_len, "seed": args.seed,
+        "weight_decay": 0.01, "optimizer": "AdamW, linear warmup then linear decay",
+        "history": state["history"],
+        "stopped_early": f"exported from the checkpoint at epoch {state['epoch']}, "
+                         f"batch {state['step_in_epoch']} (global step {state['global_step']})",
+    }
+    final_dir = work / "final"
+    shutil.rmtree(final_dir, ignore_errors=True)
+    model.save_pretrained(final_dir, safe_serialization=True)
+    (final_dir / "training.json").write_text(json.dumps(facts, indent=2))
+    log(f"finalised {final_dir} from checkpoint step {state['global_step']}")
+    return final_dir
+
+
 def save_ckpt(path: Path, model, opt, state: dict, torch) -> None:
     tmp = path.with_suffix(".tmp")
     torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, tmp)
@@ -413,6 +445,8 @@ def export(final_dir: Path, args) -> None:
     shutil.copyfile(int8, out / "model.onnx")
     digest = sha256(out / "model.onnx")
     training = json.loads((final_dir / "training.json").read_text())
+    if args.note:
+        training["notes"] = args.note
     cfg_path = out / "config.json"
     old = json.loads(cfg_path.read_text()) if cfg_path.exists() else {}
     cfg = {
@@ -450,6 +484,8 @@ def write_card(out: Path, cfg: dict, fp32_size: int, int8_size: int) -> None:
     t = cfg["training"]
     hist = "\n".join(f"| {h['epoch']} | {h['global_step']} | {h['snli_val_acc']} | "
                      f"{h['memory_val_acc']} |" for h in t["history"])
+    extra = "".join(f"| {k.replace('_', ' ')} | {t[k]} |\n" for k in ("stopped_early", "notes")
+                    if t.get(k)).rstrip("\n")
     chk = "\n".join(f"| {k} | {v['n']} | {v['fp32_acc']} | {v['int8_acc']} | "
                     f"{v['argmax_agreement']} | {v['max_abs_prob_diff']} |"
                     for k, v in cfg["int8_vs_fp32"].items())
@@ -495,6 +531,7 @@ logits for `{", ".join(cfg["labels"])}` (softmax gives probabilities).
 | weight decay | {t["weight_decay"]} |
 | max sequence length | {t["max_len"]} |
 | seed | {t["seed"]} |
+{extra}
 
 Validation during training (torch fp32):
 
@@ -579,11 +616,16 @@ def main(argv=None) -> None:
     ap.add_argument("--check-n", type=int, default=2000, help="pairs for the int8 check")
     ap.add_argument("--per-channel", action=argparse.BooleanOptionalAction, default=True)
     ap.add_argument("--export-only", action="store_true")
+    ap.add_argument("--note", default="", help="a remark recorded in the model card")
+    ap.add_argument("--finalize", action="store_true",
+                    help="stop here: export the last checkpoint (a run cut short)")
     ap.add_argument("--more", action="store_true",
                     help="continue training past an existing final model (raise --epochs)")
     args = ap.parse_args(argv)
     final_dir = Path(args.work_dir) / "final"
-    if not args.export_only:
+    if args.finalize:
+        final_dir = finalize_from_checkpoint(args)
+    elif not args.export_only:
         final_dir = train(args)
     if not (final_dir / "model.safetensors").exists():
         raise SystemExit(f"no trained model in {final_dir}")
