@@ -293,6 +293,28 @@ class Memory:
         return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
+    def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
+        """Insert exported entities and versions verbatim, in one transaction."""
+        with self._store.transaction():
+            have = self._store.entity_names([e.id for e in entities])
+            self._store.create_entities([e for e in entities if e.id not in have])
+            have.update((e.id, e.name) for e in entities)
+            missing = {f.subject_id for f in versions} - set(have)
+            missing -= set(self._store.entity_names(sorted(missing)))
+            if missing:
+                raise InvalidInputError(
+                    "subject_id", f"{len(missing)} fact rows name entities absent from the file and "
+                    f"the memory (e.g. {sorted(missing)[0]!r})",
+                )
+            restored = 0
+            for start in range(0, len(versions), 5000):
+                restored += self._store.restore_versions(versions[start:start + 5000])
+            self._store.link_successors()
+            for f in versions:
+                self._clock.observe(f.expired_at or f.recorded_at)
+            self._store.set_meta("last_tx", self._clock.now().isoformat())
+        return restored
+
     def _facts(self, subject, attribute, group_id, *, valid_at=None, known_at=None) -> list[Fact]:
         _text(group_id, "group_id")
         attr = None
@@ -390,7 +412,8 @@ class Memory:
                 results.append(work.assert_fact(fact, close_ids=d.close_ids, why=d.why))
             self._store.apply(work.plan)
             self._store.set_meta("last_tx", now.isoformat())
-        return results
+        # A later row of the batch may have closed an earlier one: return the held version.
+        return [work.by_id.get(f.id, f) for f in results]
 
 
 _ROW_KEYS = frozenset(

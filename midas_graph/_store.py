@@ -420,13 +420,10 @@ class Store:
 
     # -- facts: writes ---------------------------------------------------------
     def apply(self, plan: Plan) -> None:
-        """Write a plan: expire versions, insert versions with their edges, link."""
-        if plan.expires:
-            self.q(
-                "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                "SET f.expired_at = r.at, f.expire_reason = r.why",
-                {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]},
-            )
+        """Write a plan: insert versions with their edges, expire, link.
+
+        Inserts go first: a plan may expire a version it inserted itself (a
+        batch that states two values of one attribute)."""
         if plan.inserts:
             rows = [fact_to_row(f) for f in plan.inserts]
             self.q(
@@ -448,10 +445,17 @@ class Store:
                     "CREATE (f)-[:FROM_EPISODE]->(p)",
                     {"rows": episodes},
                 )
+        if plan.expires:
+            self.q(
+                "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
+                "SET f.expired_at = r.at, f.expire_reason = r.why",
+                {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]},
+            )
         self._link(plan.links)
 
     def restore_versions(self, facts: Sequence[Fact]) -> int:
-        """Insert exported versions verbatim (import of an export); skip vids already present."""
+        """Insert exported versions verbatim (import of an export); skip vids
+        already present. Call :meth:`link_successors` once all are in."""
         if not facts:
             return 0
         present = {
@@ -461,8 +465,15 @@ class Store:
         }
         fresh = [f for f in facts if f.vid not in present]
         self.apply(Plan(inserts=fresh))
-        self._link([(f.vid, f.superseded_by) for f in fresh if f.superseded_by])
         return len(fresh)
+
+    def link_successors(self) -> None:
+        """Create any SUPERSEDED_BY edge that ``superseded_by`` implies but is missing."""
+        self.q(
+            "MATCH (a:Fact) WHERE a.superseded_by IS NOT NULL "
+            "AND NOT EXISTS { MATCH (a)-[:SUPERSEDED_BY]->(:Fact) } "
+            "MATCH (b:Fact {vid: a.superseded_by + ':1'}) CREATE (a)-[:SUPERSEDED_BY]->(b)"
+        )
 
     def _link(self, links: Sequence[tuple[str, str]]) -> None:
         """SUPERSEDED_BY edges run from a version to the first version of its successor."""

@@ -74,6 +74,7 @@ class Working:
         for f in held:
             self._put(f)
         self.plan = Plan()
+        self._fresh: dict[str, int] = {}  # vid -> index in plan.inserts
 
     # -- bookkeeping ---------------------------------------------------------
     def _put(self, f: Fact) -> None:
@@ -92,12 +93,23 @@ class Working:
         self._drop(f)
 
     def _record(self, f: Fact) -> Fact:
+        self._fresh[f.vid] = len(self.plan.inserts)
         self.plan.inserts.append(f)
         self._put(f)
         return f
 
     def _revise(self, f: Fact, now: _dt.datetime, why: str, **changes) -> Fact:
-        """Expire ``f``'s held version and record the next one with ``changes``."""
+        """Expire ``f``'s held version and record the next one with ``changes``.
+
+        A version recorded by this same plan was never visible to anyone: it
+        is amended in place rather than stored expired at its own instant.
+        """
+        fresh = self._fresh.get(f.vid)
+        if fresh is not None:
+            amended = dataclasses.replace(f, **changes)
+            self.plan.inserts[fresh] = amended
+            self._put(amended)
+            return amended
         self._expire(f, now, why)
         nxt = dataclasses.replace(
             f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None, **changes
