@@ -1,0 +1,306 @@
+"""The ``midas-graph`` command line: the library's verbs, one command each.
+
+Exit codes: 0 ok, 1 error (one line on stderr, no traceback), 2 usage.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from . import _io
+from ._errors import MidasError
+from ._memory import Memory
+from ._types import Fact
+
+app = typer.Typer(
+    name="midas-graph",
+    help=(
+        "Bitemporal knowledge-graph memory for AI agents.\n\n"
+        "Facts are entity-attribute-value beliefs with a valid time (when true in the world) "
+        "and a transaction time (when the memory held them). Nothing is deleted: ask what was "
+        "true at any date, what the memory believed at any date, and how a belief evolved."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+# Piped output (CI logs, `make demo | less`) gets a wide table rather than 80 columns.
+out = Console(width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True)
+
+
+class _Settings:
+    db: str = "midas.db"
+    engine: Optional[str] = None
+
+
+settings = _Settings()
+
+
+@app.callback()
+def _main(
+    db: str = typer.Option(
+        "midas.db", "--db", envvar="MIDAS_GRAPH_DB", help="Database file (created if missing).",
+        show_default=True,
+    ),
+    engine: Optional[str] = typer.Option(
+        None, "--engine", envvar="MIDAS_GRAPH_ENGINE",
+        help="Graph engine: ladybug (default) or kuzu.",
+    ),
+) -> None:
+    settings.db, settings.engine = db, engine
+
+
+@contextmanager
+def _memory() -> Iterator[Memory]:
+    mem = Memory(settings.db, engine=settings.engine)
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+def _when(dt: _dt.datetime | None) -> str:
+    if dt is None:
+        return "…"
+    if dt.hour == dt.minute == dt.second == dt.microsecond == 0:
+        return dt.date().isoformat()
+    return dt.strftime("%Y-%m-%d %H:%M")
+
+
+def _short(fid: str | None) -> str:
+    return fid[:8] if fid else ""
+
+
+def _print_json(obj) -> None:
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
+
+
+def facts_table(facts: list[Fact], title: str, *, why: bool = True) -> Table:
+    table = Table(title=title, title_justify="left", show_lines=False)
+    table.add_column("attribute", style="cyan", no_wrap=True)
+    table.add_column("value", style="bold", min_width=8, overflow="fold")
+    table.add_column("valid", no_wrap=True)
+    table.add_column("recorded", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("id", style="dim", no_wrap=True)
+    if why:
+        table.add_column("why", style="dim")
+    styles = {"current": "green", "superseded": "yellow", "retracted": "red", "revised": "dim", "ended": "blue"}
+    for f in facts:
+        status = f.status
+        row = [
+            f.attribute, str(f.value), f"{_when(f.valid_from)} → {_when(f.valid_to)}",
+            f"{_when(f.recorded_at)} → {_when(f.expired_at)}",
+            f"[{styles.get(status, '')}]{status}[/]", f"{_short(f.id)}.v{f.version}",
+        ]
+        if why:
+            reason = f.expire_reason if f.expired_at is not None else f.reason
+            if f.superseded_by and f.expired_at is None:
+                reason = f"{reason}" if _short(f.superseded_by) in reason else f"{reason}; by {_short(f.superseded_by)}"
+            row.append(_shorten_ids(reason or ""))
+        table.add_row(*row)
+    return table
+
+
+def _shorten_ids(text: str) -> str:
+    import re
+
+    return re.sub(r"\b([0-9a-f]{8})-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", r"\1", text)
+
+
+# -- commands ----------------------------------------------------------------------
+
+@app.command("add-fact")
+def add_fact(
+    subject: str = typer.Argument(..., help="Who or what the fact is about."),
+    attribute: str = typer.Argument(..., help="Attribute, e.g. lives_in (normalised to snake case)."),
+    value: str = typer.Argument(..., help="The value."),
+    valid_from: Optional[str] = typer.Option(None, help="When it became true (ISO-8601; default now)."),
+    valid_to: Optional[str] = typer.Option(None, help="When it stopped being true (default: open)."),
+    text: Optional[str] = typer.Option(None, help="The fact as a sentence."),
+    kind: str = typer.Option("str", "--type", help="Value type: str, int, float, bool or datetime."),
+    group: str = typer.Option("default", help="Tenant group."),
+    provenance: str = typer.Option("observation", help="planning | action | observation | user_confirmation"),
+    source: Optional[str] = typer.Option(None, help="Free-form source description."),
+    as_json: bool = typer.Option(False, "--json", help="Print the stored fact as JSON."),
+) -> None:
+    """Record one fact; supersede what it contradicts."""
+    with _memory() as mem:
+        f = mem.add_fact(subject, attribute, _coerce(value, kind), valid_from=valid_from, valid_to=valid_to,
+                         text=text, group_id=group, provenance=provenance, source=source)
+    if as_json:
+        _print_json(f.to_dict())
+    else:
+        msg = f"recorded {f.subject}.{f.attribute} = {f.value!s} (id {f.id})"
+        if f.supersedes:
+            msg += f"; superseded {', '.join(_short(s) for s in f.supersedes)}"
+        out.print(msg, highlight=False, markup=False)
+
+
+def _coerce(value: str, kind: str):
+    try:
+        if kind == "str":
+            return value
+        if kind == "int":
+            return int(value)
+        if kind == "float":
+            return float(value)
+        if kind == "bool":
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError(value)
+            return value.lower() in ("true", "yes", "1")
+        if kind == "datetime":
+            return value  # validated by the library as a time
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a valid {kind}", param_hint="VALUE") from None
+    raise typer.BadParameter(f"unknown type {kind!r}", param_hint="--type")
+
+
+@app.command("retract")
+def retract(
+    fact_id: str = typer.Argument(..., help="Id of the fact that was wrong."),
+    reason: Optional[str] = typer.Option(None, help="Why (kept in the history)."),
+) -> None:
+    """Mark a belief as wrong; re-open what it had superseded."""
+    with _memory() as mem:
+        f = mem.retract(fact_id, reason=reason)
+    out.print(f"retracted {f.subject}.{f.attribute} = {f.value!s} ({f.id})", highlight=False, markup=False)
+
+
+@app.command("alias")
+def alias(name: str, other: str, group: str = typer.Option("default", help="Tenant group.")) -> None:
+    """Make OTHER another name of the entity NAME."""
+    with _memory() as mem:
+        e = mem.add_alias(name, other, group_id=group)
+    out.print(f"{e.name}: {', '.join(e.aliases)}", highlight=False, markup=False)
+
+
+@app.command("import")
+def import_(
+    file: str = typer.Argument(..., help="JSONL file ('-' for stdin): an export, or rows of facts."),
+    group: str = typer.Option("default", help="Group of plain rows that name none."),
+    batch_size: int = typer.Option(5000, min=1, help="Facts per transaction."),
+) -> None:
+    """Import JSONL: restore an export verbatim, or add plain fact rows."""
+    fp = sys.stdin if file == "-" else _open(file)
+    with fp, _memory() as mem:
+        report = _io.import_rows(mem, _io.read_jsonl(fp, file), group_id=group, batch_size=batch_size)
+    out.print(", ".join(f"{v} {k.replace('_', ' ')}" for k, v in report.items()), highlight=False)
+
+
+def _open(file: str):
+    path = Path(file)
+    if not path.is_file():
+        raise MidasError(f"{file}: no such file")
+    return path.open(encoding="utf-8")
+
+
+@app.command("export")
+def export(
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write (default stdout)."),
+) -> None:
+    """Write every stored version (and entity) as JSONL."""
+    with _memory() as mem:
+        if output is None:
+            _io.write_jsonl(_io.export_rows(mem), sys.stdout)
+        else:
+            with open(output, "w", encoding="utf-8") as fp:
+                n = _io.write_jsonl(_io.export_rows(mem), fp)
+            err.print(f"wrote {n} rows to {output}", highlight=False)
+
+
+@app.command("as-of")
+def as_of(
+    subject: str = typer.Argument(..., help="Entity name or alias (case-insensitive)."),
+    attribute: Optional[str] = typer.Option(None, "--attribute", "-a", help="Only this attribute."),
+    valid_at: Optional[str] = typer.Option(None, help="World time asked about (default now)."),
+    known_at: Optional[str] = typer.Option(None, help="Memory time: what it believed then (default now)."),
+    group: str = typer.Option("default", help="Tenant group."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """What the memory believed at KNOWN_AT about SUBJECT at VALID_AT."""
+    with _memory() as mem:
+        facts = mem.as_of(subject, attribute, valid_at=valid_at, known_at=known_at, group_id=group)
+    if as_json:
+        _print_json([f.to_dict() for f in facts])
+        return
+    title = f"{subject} — true at {valid_at or 'now'}, as believed at {known_at or 'now'}"
+    if not facts:
+        out.print(f"{title}: nothing known", highlight=False)
+        return
+    out.print(facts_table(facts, title, why=False))
+
+
+@app.command("current")
+def current(
+    subject: str = typer.Argument(..., help="Entity name or alias."),
+    attribute: Optional[str] = typer.Option(None, "--attribute", "-a"),
+    group: str = typer.Option("default", help="Tenant group."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """What is true now, as the memory believes now."""
+    as_of(subject, attribute, None, None, group, as_json)
+
+
+@app.command("history")
+def history(
+    subject: str = typer.Argument(..., help="Entity name or alias."),
+    attribute: Optional[str] = typer.Option(None, "--attribute", "-a", help="Only this attribute."),
+    group: str = typer.Option("default", help="Tenant group."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output (every version, every field)."),
+) -> None:
+    """Every version of every belief about SUBJECT, as a timeline."""
+    with _memory() as mem:
+        facts = mem.history(subject, attribute, group_id=group)
+    if as_json:
+        _print_json([f.to_dict() for f in facts])
+        return
+    if not facts:
+        out.print(f"{subject}: nothing known", highlight=False)
+        return
+    out.print(facts_table(facts, f"History of {facts[0].subject}"))
+
+
+@app.command("stats")
+def stats() -> None:
+    """Counts of entities, fact versions and episodes."""
+    with _memory() as mem:
+        _print_json({"db": settings.db, "engine": mem.engine, **mem.stats()})
+
+
+@app.command("demo")
+def demo(
+    db: Optional[str] = typer.Option(None, help="Keep the demo memory in this file (default: in memory)."),
+) -> None:
+    """Build a memory from a bundled sample of changing facts and show its timeline."""
+    from ._demo import run
+
+    run(out, path=db, engine=settings.engine)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point. Usage errors exit 2 (click's own handling); a
+    MidasError prints one line on stderr and exits 1."""
+    try:
+        app(args=argv, prog_name="midas-graph")
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    except MidasError as exc:
+        err.print(f"error: {exc}", highlight=False, markup=False)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
