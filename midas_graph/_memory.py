@@ -10,9 +10,9 @@ import uuid
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
 from ._errors import InvalidInputError, NotFoundError
-from ._registry import AttributeRegistry, normalise_attribute
+from ._registry import AttributeRegistry
 from ._store import Store, alias_key
-from ._temporal import Working
+from ._temporal import Working, slot_key
 from ._time import Clock, MonotonicClock, TimeLike, parse_time
 from ._types import PROVENANCES, Entity, Fact
 
@@ -64,6 +64,8 @@ class _Draft(NamedTuple):
     source: str | None
     confidence: float
     importance: float
+    subject_key: str = ""  # alias key of the subject
+    value_key: str | None = None  # alias key of a string value (it may name an entity)
     episode_id: str | None = None
     close_ids: tuple[str, ...] = ()
     why: str = ""
@@ -216,7 +218,7 @@ class Memory:
             now = self._clock.now()
             work = Working(self._store.held([held[0].subject_id]), self.registry.is_single)
             out = work.retract(fact_id, now, reason)
-            self._store.apply(work.plan)
+            self._store.apply(work.finish())
             self._store.set_meta("last_tx", now.isoformat())
         return out
 
@@ -310,6 +312,7 @@ class Memory:
             for start in range(0, len(versions), 5000):
                 restored += self._store.restore_versions(versions[start:start + 5000])
             self._store.link_successors()
+            self._store.rebuild_slots()
             for f in versions:
                 self._clock.observe(f.expired_at or f.recorded_at)
             self._store.set_meta("last_tx", self._clock.now().isoformat())
@@ -346,9 +349,9 @@ class Memory:
                 raise InvalidInputError(key, "is required")
         subject = _text(get("subject"), "subject").strip()  # type: ignore[union-attr]
         raw_attr = _text(get("attribute"), "attribute")
-        if not normalise_attribute(raw_attr):  # type: ignore[arg-type]
-            raise InvalidInputError("attribute", f"{raw_attr!r} has no letters or digits")
         attribute = self.registry.key(raw_attr)  # type: ignore[arg-type]
+        if not attribute:
+            raise InvalidInputError("attribute", f"{raw_attr!r} has no letters or digits")
         value = _check_value(get("value"))
         text = _text(get("text"), "text", allow_none=True)
         group = _text(get("group_id") or group_id, "group_id")
@@ -363,14 +366,15 @@ class Memory:
         if vf is not None and vt is not None and vt <= vf:
             raise InvalidInputError("valid_to", f"must be after valid_from ({vt.isoformat()} <= {vf.isoformat()})")
         return _Draft(subject, attribute, value, text, vf, vt, group, provenance, source,
-                      confidence, importance)
+                      confidence, importance, alias_key(group, subject),
+                      alias_key(group, value) if isinstance(value, str) else None)
 
     def _resolve(self, drafts: Sequence[_Draft], now: _dt.datetime) -> tuple[dict[str, str], dict[str, str]]:
         """Alias key -> entity id for every subject (created if new) and for
         string values that name a known entity; and the canonical name of
         every subject entity."""
-        subject_keys = {alias_key(d.group_id, d.subject): d for d in drafts}
-        value_keys = [alias_key(d.group_id, d.value) for d in drafts if isinstance(d.value, str)]
+        subject_keys = {d.subject_key: d for d in drafts}
+        value_keys = [d.value_key for d in drafts if d.value_key is not None]
         known = self._store.lookup_names([*subject_keys, *value_keys])
         created: list[Entity] = []
         for key, d in subject_keys.items():
@@ -389,8 +393,8 @@ class Memory:
         with self._store.transaction():
             now = self._clock.now()
             known, names = self._resolve(drafts, now)
-            held = self._store.held(sorted(names))
-            work = Working(held, self.registry.is_single)
+            slots = {slot_key(known[d.subject_key], d.attribute) for d in drafts}
+            work = Working(self._store.held_in_slots(sorted(slots)), self.registry.is_single)
             results = []
             for d in drafts:
                 vf = d.valid_from or now
@@ -398,8 +402,8 @@ class Memory:
                     raise InvalidInputError(
                         "valid_to", f"must be after valid_from ({d.valid_to.isoformat()} <= {vf.isoformat()})"
                     )
-                sid = known[alias_key(d.group_id, d.subject)]
-                obj = known.get(alias_key(d.group_id, d.value)) if isinstance(d.value, str) else None
+                sid = known[d.subject_key]
+                obj = known.get(d.value_key) if d.value_key is not None else None
                 fact = Fact(
                     id=new_id(), group_id=d.group_id, subject=names[sid],
                     attribute=d.attribute, value=d.value,
@@ -407,10 +411,10 @@ class Memory:
                     valid_from=vf, valid_to=d.valid_to, recorded_at=now, expired_at=None,
                     episode_id=d.episode_id, provenance=d.provenance, confidence=d.confidence,
                     subject_id=sid, object_id=obj if obj != sid else None, importance=d.importance,
-                    source=d.source,
+                    source=d.source, stated_valid_to=d.valid_to, reason=d.why or "asserted",
                 )
                 results.append(work.assert_fact(fact, close_ids=d.close_ids, why=d.why))
-            self._store.apply(work.plan)
+            self._store.apply(work.finish())
             self._store.set_meta("last_tx", now.isoformat())
         # A later row of the batch may have closed an earlier one: return the held version.
         return [work.by_id.get(f.id, f) for f in results]

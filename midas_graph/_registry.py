@@ -28,6 +28,7 @@ class AttributeRegistry:
     cardinality: dict[str, Cardinality] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     prefixes: dict[str, Cardinality] = field(default_factory=dict)
+    _keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def default(cls) -> AttributeRegistry:
@@ -45,8 +46,10 @@ class AttributeRegistry:
         if cardinality not in ("one", "many"):
             raise InvalidInputError("attributes", f"cardinality of {key!r} must be 'one' or 'many'")
         if key.endswith("*"):
+            self._keys.clear()
             self.prefixes[normalise_attribute(key[:-1]) + "_"] = cardinality  # type: ignore[assignment]
             return
+        self._keys.clear()
         norm = normalise_attribute(key)
         if not norm:
             raise InvalidInputError("attributes", f"empty attribute name {key!r}")
@@ -61,9 +64,15 @@ class AttributeRegistry:
         return self
 
     def key(self, raw: str) -> str:
-        """The canonical key of an attribute as written by a user or extractor."""
-        norm = normalise_attribute(raw)
-        return self.aliases.get(norm, norm)
+        """The canonical key of an attribute as written by a user or extractor
+        (``""`` when it has no letters or digits)."""
+        key = self._keys.get(raw)
+        if key is None:
+            norm = normalise_attribute(raw)
+            key = self.aliases.get(norm, norm)
+            if len(self._keys) < 100_000:
+                self._keys[raw] = key
+        return key
 
     def is_single(self, key: str) -> bool:
         card = self.cardinality.get(key)

@@ -36,11 +36,18 @@ from typing import Callable, Iterable, Sequence
 from ._types import Fact
 
 
+def slot_key(subject_id: str, attribute: str) -> str:
+    """The key of one (subject, attribute) slot: the unit revision looks at."""
+    return f"{subject_id}\x1f{attribute}"
+
+
 @dataclass
 class Plan:
     inserts: list[Fact] = field(default_factory=list)
     expires: list[tuple[str, _dt.datetime, str]] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)  # (version vid, successor id)
+    #: slot key -> vids of its held versions after the plan (only touched slots)
+    slots: dict[str, list[str]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.inserts or self.expires or self.links)
@@ -75,6 +82,7 @@ class Working:
             self._put(f)
         self.plan = Plan()
         self._fresh: dict[str, int] = {}  # vid -> index in plan.inserts
+        self._touched: set[tuple[str, str]] = set()
 
     # -- bookkeeping ---------------------------------------------------------
     def _put(self, f: Fact) -> None:
@@ -88,15 +96,32 @@ class Working:
     def held(self, subject_id: str, attribute: str) -> list[Fact]:
         return list(self.by_key.get((subject_id, attribute), {}).values())
 
+    def _touch(self, f: Fact) -> None:
+        self._touched.add((f.subject_id, f.attribute))
+
     def _expire(self, f: Fact, now: _dt.datetime, why: str) -> None:
         self.plan.expires.append((f.vid, now, why))
         self._drop(f)
+        self._touch(f)
 
     def _record(self, f: Fact) -> Fact:
         self._fresh[f.vid] = len(self.plan.inserts)
         self.plan.inserts.append(f)
         self._put(f)
+        self._touch(f)
         return f
+
+    def finish(self) -> Plan:
+        """The plan, with the held versions of every slot it touched.
+
+        The working set must hold every held version of those slots (the
+        store loads whole slots), so the lists are complete.
+        """
+        self.plan.slots = {
+            slot_key(s, a): sorted(f.vid for f in self.by_key.get((s, a), {}).values())
+            for s, a in self._touched
+        }
+        return self.plan
 
     def _revise(self, f: Fact, now: _dt.datetime, why: str, **changes) -> Fact:
         """Expire ``f``'s held version and record the next one with ``changes``.
@@ -118,7 +143,8 @@ class Working:
 
     # -- operations ----------------------------------------------------------
     def assert_fact(self, new: Fact, *, close_ids: Sequence[str] = (), why: str = "") -> Fact:
-        """Record ``new`` (version 1, held) and apply supersession and late arrival.
+        """Record ``new`` (version 1, held, with ``stated_valid_to`` set to its
+        ``valid_to``) and apply supersession and late arrival.
 
         ``close_ids`` are held facts of the same subject that a revision model
         found contradicted (beyond the single-valued rule);
@@ -156,14 +182,12 @@ class Working:
             if valid_to is None or first.valid_from < valid_to:
                 valid_to, successor = first.valid_from, first.id
                 reason = f"late arrival: closed at the start of {first.id} ({rule})"
-        rec = dataclasses.replace(
-            new,
-            valid_to=valid_to,
-            superseded_by=successor,
-            supersedes=tuple(f.id for f in to_close),
-            stated_valid_to=new.valid_to,
-            reason=reason,
-        )
+        rec = new
+        if successor is not None or to_close or reason != new.reason:
+            rec = dataclasses.replace(
+                new, valid_to=valid_to, superseded_by=successor,
+                supersedes=tuple(f.id for f in to_close), reason=reason,
+            )
         if successor is not None:
             self.plan.links.append((rec.vid, successor))
         for f in to_close:

@@ -1,0 +1,211 @@
+"""Benchmark of the fact store: bulk ingest, as_of and history latency, memory.
+
+Prints one JSON document. Not a test: targets are checked by reading it.
+
+    python eval/bench_store.py                       # both engines, 10k/100k/1M
+    python eval/bench_store.py --engine ladybug --sizes 10000,100000
+
+Method. One database grows through the sizes (10k, then 100k, then 1M stored
+facts). Twenty *probe* subjects hold 50 beliefs each (with supersessions) and
+are written first; the rest are filler facts over N/100 other subjects. So
+the probe subjects' own history stays the same size while the database grows,
+and the as_of latency at 10k vs 1M shows the dependence on database size
+alone. Each latency figure is the median over ``--runs`` runs of the p50/p95
+of ``--queries`` queries, and is also given as a ratio to a primary-key
+lookup measured in the same run (these machines are shared and noisy).
+Each engine runs in its own process (the two cannot share one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import gc
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+UTC = dt.timezone.utc
+T0 = dt.datetime(2020, 1, 1, tzinfo=UTC)
+SINGLE = ["lives_in", "employer", "job_title", "status", "age"]
+MULTI = [f"tag_{i}" for i in range(10)] + ["likes", "speaks", "knows", "has", "visited"]
+PROBES = 20
+
+
+def rss_mb() -> float:
+    import psutil
+
+    return psutil.Process().memory_info().rss / 2**20
+
+
+def peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def filler_rows(start: int, stop: int, n_subjects: int, rng: random.Random):
+    for i in range(start, stop):
+        attr = rng.choice(SINGLE + MULTI)
+        yield {
+            "subject": f"subject-{rng.randrange(n_subjects)}",
+            "attribute": attr,
+            "value": f"value-{rng.randrange(50)}",
+            "valid_from": T0 + dt.timedelta(minutes=i),
+        }
+
+
+def probe_rows(rng: random.Random):
+    rows = []
+    for p in range(PROBES):
+        for j in range(50):
+            rows.append({
+                "subject": f"probe-{p}",
+                "attribute": SINGLE[j % len(SINGLE)] if j % 2 else MULTI[j % len(MULTI)],
+                "value": f"v{j}-{rng.randrange(5)}",
+                "valid_from": T0 + dt.timedelta(days=j * 7),
+            })
+    return rows
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    s = sorted(samples)
+    return s[len(s) // 2], s[min(len(s) - 1, int(len(s) * 0.95))]
+
+
+def timed(fn, args_list) -> list[float]:
+    out = []
+    for args in args_list:
+        t = time.perf_counter()
+        fn(*args)
+        out.append((time.perf_counter() - t) * 1e3)
+    return out
+
+
+def measure_queries(mem, rng: random.Random, queries: int, runs: int) -> dict:
+    from midas_graph._store import alias_key
+
+    store = mem._store
+    probe_ids = [store.lookup_names([alias_key("default", f"probe-{p}")]).popitem()[1] for p in range(PROBES)]
+    result: dict[str, list] = {"as_of": [], "history": [], "baseline": []}
+    for _ in range(runs):
+        subj = [(f"probe-{rng.randrange(PROBES)}",) for _ in range(queries)]
+        at = [(s, None) for (s,) in subj]
+        at = [(s, T0 + dt.timedelta(days=rng.randrange(0, 400))) for s, _ in at]
+        base = timed(lambda i: store.entity(i), [(rng.choice(probe_ids),) for _ in range(queries)])
+        asof = timed(lambda s, t: mem.as_of(s, valid_at=t), at)
+        hist = timed(lambda s: mem.history(s), subj)
+        result["baseline"].append(percentiles(base))
+        result["as_of"].append(percentiles(asof))
+        result["history"].append(percentiles(hist))
+    out = {}
+    base50 = statistics.median(p[0] for p in result["baseline"])
+    for name, runs_ in result.items():
+        p50 = statistics.median(p[0] for p in runs_)
+        p95 = statistics.median(p[1] for p in runs_)
+        out[name] = {"p50_ms": round(p50, 3), "p95_ms": round(p95, 3)}
+        if name != "baseline":
+            out[name]["p50_vs_pk_lookup"] = round(p50 / base50, 2)
+    return out
+
+
+def run_engine(engine: str, sizes: list[int], queries: int, runs: int, growth_queries: int, batch: int) -> dict:
+    from midas_graph import Memory
+
+    rng = random.Random(42)
+    tmp = tempfile.mkdtemp(prefix=f"bench-{engine}-")
+    path = os.path.join(tmp, "bench.db")
+    now = [dt.datetime(2025, 1, 1, tzinfo=UTC)]
+
+    def clock():
+        now[0] += dt.timedelta(seconds=1)
+        return now[0]
+
+    report: dict = {"engine": engine, "sizes": {}}
+    rss0 = rss_mb()
+    with Memory(path, engine=engine, clock=clock) as mem:
+        t = time.perf_counter()
+        mem.add_facts(probe_rows(rng), batch_size=batch)
+        report["probe_ingest_s"] = round(time.perf_counter() - t, 3)
+        n_subjects = max(100, sizes[-1] // 100)
+        have = PROBES * 50
+        for size in sizes:
+            rows = list(filler_rows(have, size, n_subjects, rng))
+            gc.collect()
+            t = time.perf_counter()
+            mem.add_facts(rows, batch_size=batch, progress=False)
+            elapsed = time.perf_counter() - t
+            stats = mem.stats()
+            entry = {
+                "ingested": len(rows),
+                "ingest_facts_per_s": round(len(rows) / elapsed) if rows else None,
+                "stored_versions": stats["Fact"],
+                "entities": stats["Entity"],
+                "rss_mb": round(rss_mb(), 1),
+            }
+            entry.update(measure_queries(mem, rng, queries, runs))
+            entry["peak_rss_mb"] = round(peak_rss_mb(), 1)
+            report["sizes"][str(size)] = entry
+            have = size
+            print(f"[{engine}] {size}: {json.dumps(entry)}", file=sys.stderr, flush=True)
+        # A long-running agent must not grow: RSS across many repeated queries.
+        if growth_queries:
+            subj = [f"probe-{i % PROBES}" for i in range(growth_queries)]
+            for s in subj[:2000]:  # warm caches first
+                mem.as_of(s)
+            gc.collect()
+            before = rss_mb()
+            t = time.perf_counter()
+            for s in subj:
+                mem.as_of(s)
+            gc.collect()
+            after = rss_mb()
+            report["rss_growth"] = {
+                "queries": growth_queries,
+                "rss_before_mb": round(before, 1),
+                "rss_after_mb": round(after, 1),
+                "growth_kb_per_1k_queries": round((after - before) * 1024 / (growth_queries / 1000), 2),
+                "seconds": round(time.perf_counter() - t, 1),
+            }
+    report["rss_at_start_mb"] = round(rss0, 1)
+    report["peak_rss_mb"] = round(peak_rss_mb(), 1)
+    report["db_bytes"] = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
+    return report
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--engine", default="both", choices=["both", "ladybug", "kuzu"])
+    ap.add_argument("--sizes", default="10000,100000,1000000", help="comma-separated stored-fact sizes")
+    ap.add_argument("--queries", type=int, default=300, help="queries per run")
+    ap.add_argument("--runs", type=int, default=5, help="runs per figure (median taken)")
+    ap.add_argument("--growth-queries", type=int, default=100_000, help="repeated as_of queries for RSS growth")
+    ap.add_argument("--batch", type=int, default=5000, help="add_facts batch size")
+    ap.add_argument("--out", help="also write the JSON here")
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    if args.engine == "both":  # one process per engine
+        reports = []
+        for engine in ("ladybug", "kuzu"):
+            cmd = [sys.executable, __file__, "--engine", engine, "--sizes", args.sizes,
+                   "--queries", str(args.queries), "--runs", str(args.runs),
+                   "--growth-queries", str(args.growth_queries), "--batch", str(args.batch)]
+            reports.append(json.loads(subprocess.run(cmd, check=True, capture_output=False,
+                                                     stdout=subprocess.PIPE, text=True).stdout))
+        result = {"benchmark": "bench_store", "cpus": os.cpu_count(), "engines": reports}
+    else:
+        result = run_engine(args.engine, sizes, args.queries, args.runs, args.growth_queries, args.batch)
+    text = json.dumps(result, indent=2)
+    print(text)
+    if args.out:
+        with open(args.out, "w") as fp:
+            fp.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
