@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 from ._errors import InvalidInputError, NotFoundError
 from ._registry import AttributeRegistry
 from ._store import Store, alias_key
-from ._temporal import Working, slot_key
+from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, MonotonicClock, TimeLike, parse_time
 from ._types import PROVENANCES, Entity, Fact
 
@@ -389,12 +389,31 @@ class Memory:
         names.update((e.id, e.name) for e in created)
         return known, names
 
+    def _relevant(self, drafts, known, slots, now) -> list[str]:
+        """The held versions revision can touch: of a single-valued slot, those
+        still valid at or after the new ``valid_from``; of a multi-valued one,
+        only those with the same value (a restatement)."""
+        need: set[str] = set()
+        for d in drafts:
+            entries = slots.get(slot_key(known[d.subject_key], d.attribute))
+            if not entries:
+                continue
+            start = d.valid_from or now
+            single = self.registry.is_single(d.attribute)
+            norm = norm_value(d.value)
+            need.update(
+                vid for vid, val, end in entries
+                if (end is None or end > start) and (single or val == norm)
+            )
+        return sorted(need)
+
     def _write(self, drafts: Sequence[_Draft]) -> list[Fact]:
         with self._store.transaction():
             now = self._clock.now()
             known, names = self._resolve(drafts, now)
-            slots = {slot_key(known[d.subject_key], d.attribute) for d in drafts}
-            work = Working(self._store.held_in_slots(sorted(slots)), self.registry.is_single)
+            slots = self._store.slot_entries(sorted({slot_key(known[d.subject_key], d.attribute) for d in drafts}))
+            work = Working(self._store.facts_by_vid(self._relevant(drafts, known, slots, now)),
+                           self.registry.is_single, slots)
             results = []
             for d in drafts:
                 vf = d.valid_from or now

@@ -29,6 +29,7 @@ Rules (see docs/temporal.md):
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import datetime as _dt
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
@@ -41,13 +42,25 @@ def slot_key(subject_id: str, attribute: str) -> str:
     return f"{subject_id}\x1f{attribute}"
 
 
+def norm_value(value: object) -> str:
+    """A short digest of a value as restatement compares it (strings
+    case-folded and whitespace-collapsed, other types with their type). Equal
+    values give equal digests; a rare collision only costs an extra load."""
+    text = " ".join(value.casefold().split()) if isinstance(value, str) else f"{type(value).__name__}:{value!r}"
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+#: One held version as a slot lists it: (vid, value digest, valid_to or None).
+SlotEntry = tuple[str, str, "_dt.datetime | None"]
+
+
 @dataclass
 class Plan:
     inserts: list[Fact] = field(default_factory=list)
     expires: list[tuple[str, _dt.datetime, str]] = field(default_factory=list)
     links: list[tuple[str, str]] = field(default_factory=list)  # (version vid, successor id)
-    #: slot key -> vids of its held versions after the plan (only touched slots)
-    slots: dict[str, list[str]] = field(default_factory=dict)
+    #: slot key -> its held versions after the plan (only the slots it touched)
+    slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
 
     def __bool__(self) -> bool:
         return bool(self.inserts or self.expires or self.links)
@@ -66,6 +79,15 @@ def _valid_at(f: Fact, at: _dt.datetime) -> bool:
     return f.valid_from <= at and (f.valid_to is None or at < f.valid_to)
 
 
+def _entry(f: Fact) -> SlotEntry:
+    return (f.vid, norm_value(f.value), f.valid_to)
+
+
+def _start_order(f: Fact) -> tuple:
+    """Earliest start first; the id breaks ties so that any replay agrees."""
+    return (f.valid_from, f.id)
+
+
 def _empty(f: Fact) -> bool:
     """Closed at its own start (superseded by a value from the same instant)."""
     return f.valid_to is not None and f.valid_to <= f.valid_from
@@ -74,8 +96,18 @@ def _empty(f: Fact) -> bool:
 class Working:
     """The held versions of some subjects, edited in place by revision rules."""
 
-    def __init__(self, held: Iterable[Fact] = (), is_single: Callable[[str], bool] = lambda a: False) -> None:
+    def __init__(
+        self,
+        held: Iterable[Fact] = (),
+        is_single: Callable[[str], bool] = lambda a: False,
+        slots: dict[str, list[SlotEntry]] | None = None,
+    ) -> None:
+        """``held``: the held versions revision may look at. ``slots``: the
+        stored held lists of the slots a write touches, when ``held`` holds
+        only the part of them that matters (else ``held`` must be complete
+        for every slot touched)."""
         self.is_single = is_single
+        self._base = slots or {}
         self.by_id: dict[str, Fact] = {}
         self.by_key: dict[tuple[str, str], dict[str, Fact]] = {}
         for f in held:
@@ -112,15 +144,22 @@ class Working:
         return f
 
     def finish(self) -> Plan:
-        """The plan, with the held versions of every slot it touched.
-
-        The working set must hold every held version of those slots (the
-        store loads whole slots), so the lists are complete.
-        """
-        self.plan.slots = {
-            slot_key(s, a): sorted(f.vid for f in self.by_key.get((s, a), {}).values())
-            for s, a in self._touched
-        }
+        """The plan, with the held list of every slot it touched: the stored
+        list (or the working set's) minus what expired plus what was recorded."""
+        expired = {vid for vid, _, _ in self.plan.expires}
+        fresh: dict[tuple[str, str], list[Fact]] = {}
+        for f in self.plan.inserts:
+            if f.vid not in expired:
+                fresh.setdefault((f.subject_id, f.attribute), []).append(f)
+        for s, a in self._touched:
+            key = slot_key(s, a)
+            base = self._base.get(key)
+            if base is None:
+                entries = [_entry(f) for f in self.by_key.get((s, a), {}).values()]
+            else:
+                entries = [e for e in base if e[0] not in expired]
+                entries += [_entry(f) for f in fresh.get((s, a), ())]
+            self.plan.slots[key] = entries
         return self.plan
 
     def _revise(self, f: Fact, now: _dt.datetime, why: str, **changes) -> Fact:
@@ -155,8 +194,8 @@ class Working:
         single = self.is_single(new.attribute)
         held = self.held(new.subject_id, new.attribute)
         restated = [f for f in held if same_value(f, new) and _valid_at(f, start)]
-        if restated:  # the longest-standing one (valid_from differs among them)
-            return min(restated, key=lambda f: f.valid_from)
+        if restated:  # the longest-standing one
+            return min(restated, key=_start_order)
         rule = "single_valued" if single else (why or "revision")
         to_close: list[Fact] = []
         later: list[Fact] = []
@@ -178,7 +217,7 @@ class Working:
                 to_close.append(f)
         valid_to, successor, reason = new.valid_to, None, why or "asserted"
         if later:
-            first = min(later, key=lambda f: (f.valid_from, f.recorded_at))
+            first = min(later, key=_start_order)
             if valid_to is None or first.valid_from < valid_to:
                 valid_to, successor = first.valid_from, first.id
                 reason = f"late arrival: closed at the start of {first.id} ({rule})"
@@ -203,10 +242,43 @@ class Working:
         f = self.by_id[fact_id]
         why = "retracted" + (f": {reason}" if reason else "")
         self._expire(f, now, why)
-        for g in self.held(f.subject_id, f.attribute):
-            if g.superseded_by == fact_id:
-                self._reopen(g, now, fact_id)
+        reopened = [
+            g for g in self.by_id.values() if g.subject_id == f.subject_id and g.superseded_by == fact_id
+        ]
+        # Every re-opened belief first gets its stated interval back; only then
+        # is each closed by the late-arrival rule, so the order does not matter.
+        ends = {g.id: g.stated_valid_to for g in reopened}
+        decided = [(g, *self._later_close(g, g.stated_valid_to, ends)) for g in reopened]
+        for g, valid_to, successor in decided:
+            note = f"re-opened: {fact_id} was retracted"
+            if successor:
+                note += f"; closed at the start of {successor}"
+            rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
+            if successor:
+                self.plan.links.append((rec.vid, successor))
         return dataclasses.replace(f, expired_at=now, expire_reason=why)
+
+    def _later_close(
+        self, g: Fact, valid_to: _dt.datetime | None, ends: dict[str, _dt.datetime | None]
+    ) -> tuple[_dt.datetime | None, str | None]:
+        """Late arrival for a re-opened belief: its end and successor given the
+        held values of a single-valued slot that start after it (``ends``
+        overrides the end of beliefs being re-opened with it)."""
+        if not self.is_single(g.attribute):
+            return valid_to, None
+        later = []
+        for h in self.held(g.subject_id, g.attribute):
+            end = ends.get(h.id, h.valid_to) if h.id in ends else h.valid_to
+            if (
+                h.id != g.id and h.valid_from > g.valid_from and not same_value(h, g)
+                and (end is None or end > h.valid_from)
+            ):
+                later.append(h)
+        if later:
+            first = min(later, key=_start_order)
+            if valid_to is None or first.valid_from < valid_to:
+                return first.valid_from, first.id
+        return valid_to, None
 
     def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
         """Close a held belief's valid interval at ``at`` with no successor (cessation)."""
@@ -215,19 +287,3 @@ class Working:
             return f
         return self._revise(f, now, f"ended: {why}", valid_to=max(at, f.valid_from), reason=f"ended: {why}")
 
-    def _reopen(self, g: Fact, now: _dt.datetime, retracted_id: str) -> None:
-        valid_to, successor = g.stated_valid_to, None
-        candidates = [
-            h for h in self.held(g.subject_id, g.attribute)
-            if h.id != g.id and h.valid_from > g.valid_from and not same_value(h, g) and not _empty(h)
-        ]
-        if self.is_single(g.attribute) and candidates:
-            first = min(candidates, key=lambda h: (h.valid_from, h.recorded_at))
-            if valid_to is None or first.valid_from < valid_to:
-                valid_to, successor = first.valid_from, first.id
-        reason = f"re-opened: {retracted_id} was retracted"
-        if successor:
-            reason += f"; closed at the start of {successor}"
-        rec = self._revise(g, now, reason, valid_to=valid_to, superseded_by=successor, reason=reason)
-        if successor:
-            self.plan.links.append((rec.vid, successor))

@@ -36,7 +36,7 @@ class Naive:
     def add(self, fid, s, a, v, vf, vt):
         same = [b for b in self.alive(s, a) if b["v"] == v and b["vf"] <= vf < b["vt"]]
         if same:
-            return min(same, key=lambda b: b["vf"])["id"]
+            return min(same, key=lambda b: (b["vf"], b["id"]))["id"]
         new = dict(id=fid, s=s, a=a, v=v, vf=vf, vt=vt, stated=vt, sup=None, alive=True)
         if a in SINGLE:
             others = [b for b in self.alive(s, a) if b["v"] != v]
@@ -45,7 +45,7 @@ class Naive:
                 if b["vf"] <= vf < b["vt"]:
                     b["vt"], b["sup"] = vf, fid
             if later:
-                first = min(later, key=lambda b: b["vf"])
+                first = min(later, key=lambda b: (b["vf"], b["id"]))
                 if first["vf"] < new["vt"]:
                     new["vt"], new["sup"] = first["vf"], first["id"]
         self.beliefs[fid] = new
@@ -56,16 +56,19 @@ class Naive:
         if b is None or not b["alive"]:
             return False
         b["alive"] = False
-        for g in self.alive(b["s"], b["a"]):
-            if g["sup"] == fid:
-                g["vt"], g["sup"] = g["stated"], None
-                if g["a"] in SINGLE:
-                    later = [h for h in self.alive(g["s"], g["a"]) if h["id"] != g["id"]
-                             and h["vf"] > g["vf"] and h["v"] != g["v"] and h["vt"] > h["vf"]]
-                    if later:
-                        first = min(later, key=lambda h: h["vf"])
-                        if first["vf"] < g["vt"]:
-                            g["vt"], g["sup"] = first["vf"], first["id"]
+        reopened = [g for g in self.alive(b["s"], b["a"]) if g["sup"] == fid]
+        for g in reopened:  # first all get their stated end back ...
+            g["vt"], g["sup"] = g["stated"], None
+        closing = []
+        for g in reopened:  # ... then each is closed by a later value
+            later = [h for h in self.alive(g["s"], g["a"]) if h["id"] != g["id"]
+                     and h["vf"] > g["vf"] and h["v"] != g["v"] and h["vt"] > h["vf"]]
+            if g["a"] in SINGLE and later:
+                first = min(later, key=lambda h: (h["vf"], h["id"]))
+                if first["vf"] < g["vt"]:
+                    closing.append((g, first))
+        for g, first in closing:
+            g["vt"], g["sup"] = first["vf"], first["id"]
         return True
 
     def held(self):
