@@ -68,8 +68,15 @@ def to_db(dt: _dt.datetime | None) -> _dt.datetime:
     return dt.astimezone(UTC).replace(tzinfo=None)
 
 
-def from_db(dt: _dt.datetime | None) -> _dt.datetime | None:
-    """Naive UTC from the engine -> aware UTC, with FOREVER -> None."""
+_FOREVER_TEXT = str(FOREVER)
+
+
+def from_db(dt: _dt.datetime | str | None) -> _dt.datetime | None:
+    """Naive UTC from the engine (a datetime, or its text) -> aware UTC, with FOREVER -> None."""
+    if isinstance(dt, str):
+        if dt.startswith(_FOREVER_TEXT):
+            return None
+        dt = _dt.datetime.fromisoformat(dt)
     if dt is None or dt >= FOREVER:
         return None
     return dt.replace(tzinfo=UTC)
