@@ -29,6 +29,7 @@ Rules (see docs/temporal.md):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import datetime as _dt
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ def slot_key(subject_id: str, attribute: str) -> str:
     return f"{subject_id}\x1f{attribute}"
 
 
+@functools.lru_cache(maxsize=65536)
 def norm_value(value: object) -> str:
     """A short digest of a value as restatement compares it (strings
     case-folded and whitespace-collapsed, other types with their type). Equal

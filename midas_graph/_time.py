@@ -65,7 +65,9 @@ def to_db(dt: _dt.datetime | None) -> _dt.datetime:
     """Aware UTC (or None = open end) -> naive UTC for the engine."""
     if dt is None:
         return FOREVER
-    return dt.astimezone(UTC).replace(tzinfo=None)
+    if dt.tzinfo is not UTC:  # every time the library makes is already UTC
+        dt = dt.astimezone(UTC)
+    return dt.replace(tzinfo=None)
 
 
 _FOREVER_TEXT = str(FOREVER)
