@@ -200,6 +200,7 @@ class Store:
         self._lock = threading.RLock()
         self._raw = None
         self._in_tx = False
+        self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
         self.schema_version = self._migrate()
 
     # -- plumbing ----------------------------------------------------------------
@@ -246,16 +247,19 @@ class Store:
                 return
             self.q("BEGIN TRANSACTION")
             self._in_tx = True
+            self._slots_seen = {}
             try:
                 yield
             except BaseException:
                 self._in_tx = False
+                self._slots_seen = {}
                 try:
                     self.q("ROLLBACK")
                 except EngineError:
                     pass
                 raise
             self._in_tx = False
+            self._slots_seen = {}
             self.q("COMMIT")
 
     def close(self) -> None:
@@ -380,6 +384,9 @@ class Store:
         if not keys:
             return {}
         rows = self.q("UNWIND $k AS x MATCH (s:Slot {key: x}) RETURN s.key, s.held", {"k": list(keys)})
+        if self._in_tx:  # remember which exist, so that apply() need not ask again
+            self._slots_seen.update(dict.fromkeys(keys, False))
+            self._slots_seen.update((key, True) for key, _ in rows)
         return {key: _decode_slot(held) for key, held in rows}
 
     def facts_by_vid(self, vids: Sequence[str]) -> list[Fact]:
@@ -517,8 +524,12 @@ class Store:
         if plan.slots:
             # MERGE over UNWIND scans the table; a key lookup, then SET or CREATE, does not.
             rows = [{"key": k, "held": _encode_slot(es)} for k, es in plan.slots.items()]
-            have = {r[0] for r in self.q("UNWIND $k AS x MATCH (s:Slot {key: x}) RETURN s.key",
-                                         {"k": list(plan.slots)})}
+            unknown = [k for k in plan.slots if k not in self._slots_seen]
+            have = {k for k in plan.slots if self._slots_seen.get(k)}
+            if unknown:
+                have.update(r[0] for r in self.q("UNWIND $k AS x MATCH (s:Slot {key: x}) RETURN s.key",
+                                                 {"k": unknown}))
+            self._slots_seen.update(dict.fromkeys(plan.slots, True))
             old = [r for r in rows if r["key"] in have]
             if old:
                 self.q("UNWIND $rows AS r MATCH (s:Slot {key: r.key}) SET s.held = r.held", {"rows": old})
@@ -537,6 +548,7 @@ class Store:
             entry = (vid, norm_value(decode_value(value, kind)), from_db(valid_to))
             slots.setdefault(slot_key(sid, attr), []).append(entry)
         self.q("MATCH (s:Slot) DELETE s")
+        self._slots_seen = {}
         for start in range(0, len(slots), 5000):
             keys = list(slots)[start:start + 5000]
             self.apply(Plan(slots={k: slots[k] for k in keys}))
