@@ -1,0 +1,435 @@
+"""Claim extraction from text (midas_graph._extract) with the real spaCy model.
+
+Reference time for every case: Wednesday 2024-03-06 15:00 UTC. Speaker
+"Dana", listener "Sam" unless a case says otherwise.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+import pytest
+
+from midas_graph._extract import Claim, Extraction, Mention, extract, extract_many
+from midas_graph._timeexpr import TimeRef, parse_duration, resolve
+
+UTC = dt.timezone.utc
+REF = dt.datetime(2024, 3, 6, 15, 0, tzinfo=UTC)  # a Wednesday
+
+
+@pytest.fixture(scope="session")
+def nlp():
+    from midas_graph.models import load_spacy
+
+    return load_spacy()
+
+
+def d(s: str) -> dt.datetime:
+    return dt.datetime.fromisoformat(s).replace(tzinfo=UTC)
+
+
+def run(nlp, text: str, speaker: str = "Dana", listener: str | None = "Sam") -> Extraction:
+    return extract(text, speaker=speaker, reference_time=REF, listener=listener, doc=nlp(text))
+
+
+def triples(ex: Extraction) -> set[tuple]:
+    return {(c.subject, c.attribute, c.value, c.polarity) for c in ex.claims}
+
+
+def show(ex: Extraction) -> str:
+    return "; ".join(f"{c.subject}|{c.attribute}|{c.value!r}|{c.polarity}" for c in ex.claims) or "<none>"
+
+
+# --- positive cases: (text, expected claims (subject, attribute, value, polarity)) --------------
+# Every expected claim must be present; where the case is marked exact, nothing else may be.
+
+A, N, C = "assert", "negate", "cease"
+
+POSITIVE = [
+    # copular and possessive
+    ("My favorite color is blue.", [("Dana", "favorite_color", "blue", A)], True),
+    ("My favourite colour is green.", [("Dana", "favorite_color", "green", A)], True),
+    ("Blue is my favorite color.", [("Dana", "favorite_color", "blue", A)], True),
+    ("My favorite food is sushi.", [("Dana", "favorite_food", "sushi", A)], True),
+    ("Melanie's daughter is Emma.", [("Melanie", "daughter", "Emma", A)], True),
+    ("Emma is my daughter.", [("Dana", "daughter", "Emma", A)], True),
+    ("My boss is Tom.", [("Dana", "manager", "Tom", A)], True),
+    ("My name is Dana Whitfield.", [("Dana", "name", "Dana Whitfield", A)], True),
+    ("My email is dana@example.com.", [("Dana", "email", "dana@example.com", A)], True),
+    ("I'm 34 years old.", [("Dana", "age", 34, A)], True),
+    ("I'm married to Tom.", [("Dana", "marital_status", "married", A), ("Dana", "spouse", "Tom", A)], True),
+    ("I'm a vegetarian.", [("Dana", "diet", "vegetarian", A)], True),
+    ("I'm from Sweden.", [("Dana", "origin", "Sweden", A)], True),
+    ("Tim Cook is the CEO of Apple.", [("Apple", "ceo", "Tim Cook", A), ("Tim Cook", "job_title", "CEO", A)], False),
+    ("Rex is a golden retriever.", [("Rex", "is_a", "golden retriever", A)], True),
+    # location
+    ("I live in Berlin.", [("Dana", "lives_in", "Berlin", A)], True),
+    ("We finally moved to Lisbon last week!", [("Dana", "lives_in", "Lisbon", A)], True),
+    ("I relocated to Toronto in January.", [("Dana", "lives_in", "Toronto", A)], True),
+    ("I'm based in Amsterdam these days.", [("Dana", "lives_in", "Amsterdam", A)], True),
+    ("Just wanted to let you know I moved to Denver.", [("Dana", "lives_in", "Denver", A)], True),
+    ("Big news: we moved to Porto.", [("Dana", "lives_in", "Porto", A)], True),
+    ("I moved out of Berlin.", [("Dana", "lives_in", "Berlin", C)], True),
+    ("I used to live in Hamburg.", [("Dana", "lives_in", "Hamburg", C)], True),
+    # employment
+    ("I work at Google as a software engineer.",
+     [("Dana", "employer", "Google", A), ("Dana", "job_title", "software engineer", A)], True),
+    ("I joined Stripe last month.", [("Dana", "employer", "Stripe", A)], True),
+    ("I left Acme in March.", [("Dana", "employer", "Acme", C)], True),
+    ("I quit Initech.", [("Dana", "employer", "Initech", C)], True),
+    ("I work as a nurse.", [("Dana", "job_title", "nurse", A)], True),
+    ("Caroline is a nurse.", [("Caroline", "job_title", "nurse", A)], True),
+    ("I'm a nurse at St Mary's hospital.",
+     [("Dana", "job_title", "nurse", A), ("Dana", "employer", "St Mary's hospital", A)], True),
+    ("Guess what, I got a job at Shopify!", [("Dana", "employer", "Shopify", A)], True),
+    ("I got promoted to senior engineer last week.", [("Dana", "job_title", "senior engineer", A)], True),
+    ("I left Acme to join Globex.", [("Dana", "employer", "Acme", C), ("Dana", "employer", "Globex", A)], True),
+    ("I quit my job.", [("Dana", "employer", "", C)], True),
+    # preferences
+    ("I love hiking and swimming.", [("Dana", "likes", "hiking", A), ("Dana", "likes", "swimming", A)], True),
+    ("I hate mornings.", [("Dana", "dislikes", "mornings", A)], True),
+    ("I prefer tea over coffee.", [("Dana", "prefers", "tea", A)], True),
+    ("I enjoy Italian food.", [("Dana", "likes", "Italian food", A)], True),
+    ("I'm really into pottery these days.", [("Dana", "likes", "pottery", A)], True),
+    ("I'm a big fan of jazz.", [("Dana", "likes", "jazz", A)], True),
+    ("I can't stand country music.", [("Dana", "dislikes", "country music", A)], True),
+    ("I speak English, Spanish and French.",
+     [("Dana", "speaks", "English", A), ("Dana", "speaks", "Spanish", A), ("Dana", "speaks", "French", A)], True),
+    # having
+    ("I have a dog named Rex.", [("Dana", "has_dog", "Rex", A)], True),
+    ("We adopted a cat named Luna two days ago.", [("Dana", "has_cat", "Luna", A)], True),
+    ("My dog's name is Biscuit.", [("Dana", "has_dog", "Biscuit", A)], True),
+    ("I have two kids.", [("Dana", "num_kids", 2, A)], True),
+    ("I have a sister named Ana.", [("Dana", "sister", "Ana", A)], True),
+    ("I have a golden retriever.", [("Dana", "has", "golden retriever", A)], True),
+    # plans and events with dates (owner-less plans belong to the speaker)
+    ("The launch is on May 3.", [("Dana", "release_date", "2024-05-03", A)], True),
+    ("The deadline moved to Friday.", [("Dana", "deadline", "2024-03-08", A)], True),
+    ("The deadline got pushed to next Friday.", [("Dana", "deadline", "2024-03-15", A)], True),
+    ("The Apollo launch slipped to June 12.", [("Apollo", "release_date", "2024-06-12", A)], True),
+    ("The Artemis deadline is next Friday.", [("Artemis", "deadline", "2024-03-15", A)], True),
+    ("We pushed the launch to June.", [("Dana", "release_date", "2024-06", A)], True),
+    ("The report is due Friday.", [("Dana", "report_deadline", "2024-03-08", A)], True),
+    ("The meeting was moved to Thursday.", [("Dana", "meeting_date", "2024-03-07", A)], True),
+    # numbers
+    ("Response time is now 250ms.", [("Dana", "response_time", "250 ms", A)], True),
+    ("Our p95 latency dropped to 180 ms.", [("Dana", "p95_latency", "180 ms", A)], True),
+    ("The budget is $5,000.", [("Dana", "budget", "5000 USD", A)], True),
+    ("We cut the budget to $4k.", [("Dana", "budget", "4000 USD", A)], True),
+    ("Our rent went up to $2,000.", [("Dana", "rent", "2000 USD", A)], True),
+    ("Latency went down to 180ms from 300ms.", [("Dana", "response_time", "180 ms", A)], True),
+    # negation and cessation
+    ("I no longer live in Berlin.", [("Dana", "lives_in", "Berlin", C)], True),
+    ("I don't eat meat anymore.", [("Dana", "eats", "meat", C)], True),
+    ("I stopped eating meat.", [("Dana", "eats", "meat", C)], True),
+    ("I don't like coffee.", [("Dana", "likes", "coffee", N)], True),
+    ("I don't like coffee anymore.", [("Dana", "likes", "coffee", C)], True),
+    ("I'm not a nurse anymore.", [("Dana", "job_title", "nurse", C)], True),
+    ("I don't have a car anymore.", [("Dana", "has", "car", C)], True),
+    ("I was laid off from Acme last month.", [("Dana", "employer", "Acme", C)], True),
+    # third person about named people
+    ("Caroline moved to Sweden last year.", [("Caroline", "lives_in", "Sweden", A)], True),
+    ("John works at Microsoft.", [("John", "employer", "Microsoft", A)], True),
+    ("Melanie has two kids.", [("Melanie", "num_kids", 2, A)], True),
+    ("Priya loves rock climbing.", [("Priya", "likes", "rock climbing", A)], True),
+    ("My sister lives in Paris.", [("Dana's sister", "lives_in", "Paris", A)], True),
+]
+
+
+@pytest.mark.parametrize("text,expected,exact", POSITIVE, ids=[p[0][:48] for p in POSITIVE])
+def test_positive(nlp, text, expected, exact):
+    ex = run(nlp, text)
+    got = triples(ex)
+    for exp in expected:
+        assert exp in got, f"missing {exp} in: {show(ex)}"
+    if exact:
+        assert len(ex.claims) == len(expected), f"extra claims: {show(ex)}"
+    for c in ex.claims:
+        assert c.text.strip() and c.text.strip() in text
+        assert c.polarity in ("assert", "negate", "cease")
+
+
+# --- nothing to extract --------------------------------------------------------------------
+
+NEGATIVE = [
+    # questions
+    "How are you?",
+    "Where do you live?",
+    "Do you like coffee?",
+    "Did you move to Berlin?",
+    "Is your favorite color blue?",
+    "what's your job these days",
+    "Are you still working at Google?",
+    # chit-chat
+    "lol that's great",
+    "Thanks, Melanie! That's really sweet.",
+    "I love that!",
+    "I love your photos!",
+    "Wow, that sounds amazing.",
+    "I'm so happy for you!",
+    "The weather is nice today.",
+    "My day was great.",
+    "haha yes",
+    "I'm good, thanks.",
+    "I loved the concert last night.",
+    # hypotheticals, wishes, plans without a date, hedges
+    "If I moved to Paris, I would be happy.",
+    "I'd love to move to Paris.",
+    "I want to live in Tokyo someday.",
+    "I think I'll move to Paris.",
+    "I might join Google.",
+    "Maybe I should quit my job.",
+    "I'm thinking about moving to Lisbon.",
+    "We could relocate to Madrid.",
+    "I'm going to move to Berlin.",
+    # third-person pronouns are not resolved
+    "She moved to Sweden last year.",
+    "He works at Google.",
+]
+
+
+@pytest.mark.parametrize("text", NEGATIVE)
+def test_negative(nlp, text):
+    ex = run(nlp, text)
+    assert ex.claims == [], show(ex)
+
+
+def test_question_sentence_skipped_statement_kept(nlp):
+    ex = run(nlp, "I moved to Lisbon last week! Where do you live now?")
+    assert triples(ex) == {("Dana", "lives_in", "Lisbon", A)}
+
+
+# --- speaker and listener -----------------------------------------------------------------------
+
+def test_second_person_resolves_to_listener(nlp):
+    ex = run(nlp, "You work at Google, right.", listener="Sam")
+    assert ("Sam", "employer", "Google", A) in triples(ex)
+    assert not [c for c in ex.claims if c.subject_is_speaker]
+
+
+def test_second_person_without_listener_is_skipped(nlp):
+    ex = run(nlp, "You live in Rome.", listener=None)
+    assert ex.claims == []
+
+
+def test_first_person_flags_speaker(nlp):
+    ex = run(nlp, "I live in Oslo.", speaker="user")
+    (c,) = ex.claims
+    assert c.subject == "user" and c.subject_is_speaker and c.value_is_entity
+
+
+def test_confusable_subjects_stay_apart(nlp):
+    ex = run(nlp, "The Apollo deadline is Friday and the Artemis deadline is Monday.")
+    got = triples(ex)
+    assert ("Apollo", "deadline", "2024-03-08", A) in got
+    assert ("Artemis", "deadline", "2024-03-11", A) in got
+
+
+# --- corrections ------------------------------------------------------------------------------------
+
+def test_correction_bare_value(nlp):
+    ex = run(nlp, "Sorry, I meant Lisbon, not Porto.")
+    (c,) = ex.claims
+    assert c.correction and c.value == "Lisbon" and c.replaces == "Porto"
+    assert c.attribute == "" and c.subject == "Dana"
+
+
+def test_correction_full_clause(nlp):
+    ex = run(nlp, "Actually, the deadline is Friday, not Thursday.")
+    (c,) = ex.claims
+    assert (c.attribute, c.value, c.correction, c.replaces) == ("deadline", "2024-03-08", True, "2024-03-07")
+
+
+def test_correction_marker(nlp):
+    ex = run(nlp, "Correction: I work at Globex.")
+    (c,) = ex.claims
+    assert (c.attribute, c.value, c.correction) == ("employer", "Globex", True)
+
+
+def test_correction_resolved_within_message(nlp):
+    ex = run(nlp, "I live in Porto. Sorry, I meant Lisbon, not Porto.")
+    corr = [c for c in ex.claims if c.correction]
+    assert len(corr) == 1 and corr[0].attribute == "lives_in" and corr[0].value == "Lisbon" and corr[0].replaces == "Porto"
+
+
+def test_plain_update_is_not_a_correction(nlp):
+    ex = run(nlp, "Actually I just moved to Lisbon.")
+    assert [c.correction for c in ex.claims] == [False]
+
+
+def test_its_x_not_y(nlp):
+    ex = run(nlp, "It's Lisbon, not Porto.")
+    (c,) = ex.claims
+    assert c.correction and c.value == "Lisbon" and c.replaces == "Porto"
+
+
+# --- time expressions in claims -----------------------------------------------------------------
+
+VALID_FROM = [
+    ("We finally moved to Lisbon last week!", "lives_in", "2024-02-26", None),
+    ("I joined Stripe last month.", "employer", "2024-02-01", None),
+    ("I left Acme in March.", "employer", "2024-03-01", None),
+    ("We adopted a cat named Luna two days ago.", "has_cat", "2024-03-04", None),
+    ("I've lived in Lisbon since 2019.", "lives_in", "2019-01-01", None),
+    ("I've worked at Google for three years.", "employer", "2021-03-06", None),
+    ("Yesterday I started at Shopify.", "employer", "2024-03-05", None),
+    ("I moved to Madrid on May 3.", "lives_in", "2023-05-03", None),  # past tense: the last May 3
+    ("Back in 2019 I lived in Hamburg.", "lives_in", "2019-01-01", "2020-01-01"),
+    ("I lived in Hamburg from 2015 to 2019.", "lives_in", "2015-01-01", "2020-01-01"),
+    ("Caroline moved to Sweden last year.", "lives_in", "2023-01-01", None),
+    ("I'm moving to Rome next month.", "lives_in", "2024-04-01", None),
+    ("I turned 40 last week.", "age", "2024-02-26", None),
+]
+
+
+@pytest.mark.parametrize("text,attribute,vf,vt", VALID_FROM, ids=[v[0][:40] for v in VALID_FROM])
+def test_valid_from(nlp, text, attribute, vf, vt):
+    ex = run(nlp, text)
+    cs = [c for c in ex.claims if c.attribute == attribute]
+    assert cs, show(ex)
+    c = cs[0]
+    assert c.valid_from == d(vf), (c.valid_from, show(ex))
+    assert c.valid_to == (d(vt) if vt else None)
+    assert c.valid_from.tzinfo is not None
+
+
+def test_no_time_expression_no_valid_from(nlp):
+    (c,) = run(nlp, "I live in Berlin.").claims
+    assert c.valid_from is None and c.valid_to is None
+
+
+def test_past_state_with_until_is_cessation(nlp):
+    (c,) = run(nlp, "I lived in Berlin until last year.").claims
+    assert c.polarity == C and c.valid_from == d("2023-01-01")
+
+
+def test_plan_without_date_is_not_a_fact_but_with_date_is(nlp):
+    assert run(nlp, "I'm moving to Rome.").claims == []
+    (c,) = run(nlp, "I'm moving to Rome next month.").claims
+    assert c.value == "Rome" and c.confidence < 1.0
+
+
+def test_reference_time_tz_is_normalised(nlp):
+    ref = dt.datetime(2024, 3, 7, 1, 0, tzinfo=dt.timezone(dt.timedelta(hours=5)))  # 2024-03-06 20:00 UTC
+    ex = extract("I moved to Oslo yesterday.", speaker="Dana", reference_time=ref)
+    assert ex.claims[0].valid_from == d("2024-03-05")
+
+
+# --- the resolver on its own ------------------------------------------------------------------------
+
+RESOLVE = [
+    ("yesterday", 0, "2024-03-05", "day"),
+    ("today", 0, "2024-03-06", "day"),
+    ("tomorrow", 0, "2024-03-07", "day"),
+    ("the day before yesterday", 0, "2024-03-04", "day"),
+    ("last week", 0, "2024-W09", "week"),
+    ("next week", 0, "2024-W11", "week"),
+    ("next Friday", 0, "2024-03-15", "day"),
+    ("this Friday", 0, "2024-03-08", "day"),
+    ("last Friday", 0, "2024-03-01", "day"),
+    ("Friday", +1, "2024-03-08", "day"),
+    ("Friday", -1, "2024-03-01", "day"),
+    ("Wednesday", +1, "2024-03-13", "day"),  # never the reference day itself
+    ("in March", -1, "2024-03", "month"),
+    ("in April", -1, "2023-04", "month"),
+    ("in April", +1, "2024-04", "month"),
+    ("on May 3", +1, "2024-05-03", "day"),
+    ("May 3rd", -1, "2023-05-03", "day"),
+    ("3 May 2021", 0, "2021-05-03", "day"),
+    ("the 3rd of May", +1, "2024-05-03", "day"),
+    ("two days ago", 0, "2024-03-04", "day"),
+    ("a couple of weeks ago", 0, "2024-02-21", "day"),
+    ("three months ago", 0, "2023-12-06", "day"),
+    ("in two weeks", 0, "2024-03-20", "day"),
+    ("since 2019", 0, "2019", "year"),
+    ("last year", 0, "2023", "year"),
+    ("next month", 0, "2024-04", "month"),
+    ("last summer", 0, "2023-summer", "season"),
+    ("end of the month", +1, "2024-03-31", "day"),
+    ("2024-05-03", 0, "2024-05-03", "day"),
+    ("5/3/2024", 0, "2024-05-03", "day"),
+    ("June 2019", 0, "2019-06", "month"),
+    ("the 14th", +1, "2024-03-14", "day"),
+]
+
+
+@pytest.mark.parametrize("text,direction,iso,grain", RESOLVE, ids=[f"{r[0]}|{r[1]}" for r in RESOLVE])
+def test_resolve(text, direction, iso, grain):
+    r = resolve(text, REF, direction)
+    assert r is not None
+    assert (r.iso(), r.grain) == (iso, grain)
+    assert r.start < r.end and r.start.tzinfo is not None
+
+
+@pytest.mark.parametrize("text", ["recently", "lately", "now", "two years", "every day", "the other day", "banana", ""])
+def test_resolve_rejects(text):
+    assert resolve(text, REF, 0) is None
+
+
+def test_resolve_intervals():
+    r = resolve("last week", REF, 0)
+    assert (r.start, r.end) == (d("2024-02-26"), d("2024-03-04"))
+    r = resolve("in 2019", REF, 0)
+    assert (r.start, r.end) == (d("2019-01-01"), d("2020-01-01"))
+    assert resolve("Feb 29", dt.datetime(2025, 3, 1, tzinfo=UTC), -1).iso() == "2024-02-29"
+
+
+def test_parse_duration():
+    assert parse_duration("three years") == {"years": 3}
+    assert parse_duration("for 5 months") == {"months": 5}
+    assert parse_duration("a couple of weeks") == {"days": 14}
+    assert parse_duration("last week") is None
+
+
+# --- the rest of the contract ------------------------------------------------------------------------
+
+def test_mentions(nlp):
+    ex = run(nlp, "I met Caroline in Lisbon.")
+    names = {(m.name, m.label) for m in ex.mentions}
+    assert ("Dana", "PERSON_SPEAKER") in names
+    assert any(m.name == "Lisbon" for m in ex.mentions)
+    text = "I met Caroline in Lisbon."
+    for m in ex.mentions:
+        if m.label != "PERSON_SPEAKER":
+            assert text[m.start:m.end] == m.name
+    assert all(isinstance(m, Mention) for m in ex.mentions)
+
+
+def test_claim_types(nlp):
+    (c,) = run(nlp, "I have two kids.").claims
+    assert isinstance(c, Claim) and isinstance(c.value, int)
+    with pytest.raises(Exception):
+        c.value = 3  # frozen
+    (c,) = run(nlp, "Response time is now 250ms.").claims
+    assert (c.number, c.unit) == (250.0, "ms")
+
+
+def test_empty_text():
+    assert extract("", speaker="Dana", reference_time=REF).claims == []
+    assert extract("   ", speaker="Dana", reference_time=REF).mentions == []
+
+
+def test_extract_without_doc_parses():
+    ex = extract("I live in Berlin.", speaker="Dana", reference_time=REF)
+    assert triples(ex) == {("Dana", "lives_in", "Berlin", A)}
+
+
+def test_extract_many_matches_extract(nlp):
+    items = [(t, "Dana", REF, "Sam") for t, _, _ in POSITIVE[:20]] + [("How are you?", "Sam", REF, "Dana")]
+    many = extract_many(items, batch_size=8)
+    assert len(many) == len(items)
+    for (text, spk, ref, lst), ex in zip(items, many):
+        assert triples(ex) == triples(extract(text, speaker=spk, reference_time=ref, listener=lst, doc=nlp(text)))
+    assert extract_many([]) == []
+
+
+def test_speed_on_top_of_parsing(nlp):
+    texts = [t for t, _, _ in POSITIVE] + NEGATIVE
+    docs = list(nlp.pipe(texts))
+    t0 = time.perf_counter()
+    for _ in range(3):
+        for text, doc in zip(texts, docs):
+            extract(text, speaker="Dana", reference_time=REF, listener="Sam", doc=doc)
+    per_turn_ms = (time.perf_counter() - t0) * 1000 / (3 * len(texts))
+    assert per_turn_ms < 10, per_turn_ms
