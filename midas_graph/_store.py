@@ -199,6 +199,7 @@ class Store:
             ) from exc
         self._lock = threading.RLock()
         self._raw = None
+        self._prepared: dict[str, Any] = {}
         self._in_tx = False
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
         self.schema_version = self._migrate()
@@ -209,25 +210,38 @@ class Store:
         params = params or {}
         with self._lock:
             try:
-                raw = self._raw_connection() if _bulky(params) else None
-                if raw is not None:
-                    return _run_raw(raw, cypher, params)
-                result = self._conn.execute(cypher, params)
-                rows = result.get_all()
-                result.close()
-                return rows
+                raw = self._raw_connection()
+                if raw is None:  # pragma: no cover - a backend without the native connection
+                    result = self._conn.execute(cypher, params)
+                    rows = result.get_all()
+                    result.close()
+                    return rows
+                if not params:
+                    return _collect(raw.query(cypher))
+                reusable = _reusable(params)
+                prepared = self._prepared.get(cypher) if reusable else None
+                if prepared is None:
+                    # Prepared without the values: binding them here too converts every value twice.
+                    prepared = raw.prepare(cypher, {})
+                    if not prepared.is_success():
+                        raise EngineError(f"engine error: {prepared.get_error_message()}")
+                    if reusable and len(self._prepared) < 512:
+                        self._prepared[cypher] = prepared
+                return _collect(raw.execute(prepared, params))
             except EngineError:
                 raise
             except Exception as exc:
                 raise EngineError(f"engine error: {exc}") from exc
 
     def _raw_connection(self):
-        """The native connection under the Python wrapper, for batch writes.
+        """The native connection under the engine's Python wrapper.
 
-        LadybugDB's wrapper walks every parameter value in Python to key its
-        prepared-statement cache (about a third of bulk-ingest time); a batch
-        query is prepared once per call anyway, so it goes straight to the
-        native connection. Kùzu's wrapper adds nothing, but the path is shared.
+        Queries are prepared once and reused (Kùzu's wrapper prepares on
+        every call: 0.5 ms per query), and batch parameters skip LadybugDB's
+        wrapper, which walks every value in Python to key its own cache (a
+        third of bulk-ingest time). Only statements whose parameters are
+        strings, times or lists are reused: the native binder narrows integer
+        types to the value seen first.
         """
         if self._raw is None:
             conn = self._conn
@@ -264,6 +278,8 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            self._prepared.clear()
+            self._raw = None
             for obj in (getattr(self, "_conn", None), getattr(self, "_db", None)):
                 if obj is not None:
                     try:
@@ -324,40 +340,37 @@ class Store:
         return {k: eid for k, eid in rows}
 
     def create_entities(self, entities: Sequence[Entity]) -> None:
+        """Create entities and their name keys. Names that already name
+        another entity keep pointing at it (first come, first served)."""
         if not entities:
             return
-        rows = [
-            {"id": e.id, "group_id": e.group_id, "name": e.name, "aliases": list(e.aliases),
-             "kind": e.kind, "summary": e.summary, "created_at": to_db(e.created_at)}
-            for e in entities
-        ]
-        self.q(
-            "UNWIND $rows AS r CREATE (:Entity {id: r.id, group_id: r.group_id, name: r.name, "
-            "aliases: r.aliases, kind: r.kind, summary: r.summary, created_at: r.created_at})",
-            {"rows": rows},
-        )
-        aliases = [
-            {"key": alias_key(e.group_id, n), "group_id": e.group_id, "alias": n, "entity_id": e.id}
-            for e in entities for n in dict.fromkeys((e.name, *e.aliases))
-        ]
-        self._create_aliases(aliases)
+        self._create_columnar("Entity", {
+            "id": [e.id for e in entities], "group_id": [e.group_id for e in entities],
+            "name": [e.name for e in entities], "aliases": [list(e.aliases) for e in entities],
+            "kind": [e.kind for e in entities], "summary": [e.summary for e in entities],
+            "created_at": [to_db(e.created_at) for e in entities],
+        })
+        keys: dict[str, tuple[Entity, str]] = {}
+        for e in entities:
+            for name in (e.name, *e.aliases):
+                keys.setdefault(alias_key(e.group_id, name), (e, name))
+        self._create_aliases(keys)
 
-    def _create_aliases(self, rows: list[dict[str, Any]]) -> None:
-        if rows:
-            self.q(
-                "UNWIND $rows AS r MERGE (a:Alias {key: r.key}) "
-                "ON CREATE SET a.group_id = r.group_id, a.alias = r.alias, a.entity_id = r.entity_id",
-                {"rows": rows},
-            )
+    def _create_aliases(self, keys: dict[str, tuple[Entity, str]]) -> None:
+        # MERGE over UNWIND scans the table: look the keys up, create the missing.
+        taken = self.lookup_names(keys)
+        fresh = [(k, e, name) for k, (e, name) in keys.items() if k not in taken]
+        if fresh:
+            self._create_columnar("Alias", {
+                "key": [k for k, _, _ in fresh], "group_id": [e.group_id for _, e, _ in fresh],
+                "alias": [name for _, _, name in fresh], "entity_id": [e.id for _, e, _ in fresh],
+            })
 
     def add_alias(self, entity: Entity, alias: str) -> None:
-        self._create_aliases(
-            [{"key": alias_key(entity.group_id, alias), "group_id": entity.group_id,
-              "alias": alias, "entity_id": entity.id}]
-        )
+        self._create_aliases({alias_key(entity.group_id, alias): (entity, alias)})
         self.q(
-            "MATCH (e:Entity {id: $id}) SET e.aliases = list_append(e.aliases, $a)",
-            {"id": entity.id, "a": alias},
+            "MATCH (e:Entity {id: $id}) SET e.aliases = $a",
+            {"id": entity.id, "a": [*entity.aliases, alias]},
         )
 
     def entity(self, entity_id: str) -> Entity | None:
@@ -494,26 +507,7 @@ class Store:
         Inserts go first: a plan may expire a version it inserted itself (a
         batch that states two values of one attribute)."""
         if plan.inserts:
-            self._create_columnar("Fact", fact_columns(plan.inserts))
-            self.q(
-                "UNWIND $rows AS r MATCH (e:Entity {id: r.s}) WITH e, r "
-                "MATCH (f:Fact {vid: r.v}) CREATE (e)-[:HAS_FACT]->(f)",
-                {"rows": [{"s": f.subject_id, "v": f.vid} for f in plan.inserts]},
-            )
-            objects = [{"vid": f.vid, "o": f.object_id} for f in plan.inserts if f.object_id]
-            if objects:
-                self.q(
-                    "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) WITH f, r MATCH (o:Entity {id: r.o}) "
-                    "CREATE (f)-[:OBJECT]->(o)",
-                    {"rows": objects},
-                )
-            episodes = [{"vid": f.vid, "ep": f.episode_id} for f in plan.inserts if f.episode_id]
-            if episodes:
-                self.q(
-                    "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) WITH f, r MATCH (p:Episode {id: r.ep}) "
-                    "CREATE (f)-[:FROM_EPISODE]->(p)",
-                    {"rows": episodes},
-                )
+            self._create_facts(plan.inserts)
         if plan.expires:
             self.q(
                 "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
@@ -553,24 +547,40 @@ class Store:
             keys = list(slots)[start:start + 5000]
             self.apply(Plan(slots={k: slots[k] for k in keys}))
 
+    def _create_facts(self, facts: Sequence[Fact]) -> None:
+        """Create fact versions with their HAS_FACT (and OBJECT, FROM_EPISODE)
+        edges in one statement per shape: the subject is matched by key from
+        a small row map, the properties come from column lists by index.
+        (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)"""
+        groups: dict[tuple[bool, bool], list[Fact]] = {}
+        for f in facts:
+            groups.setdefault((f.object_id is not None, f.episode_id is not None), []).append(f)
+        for (has_object, has_episode), group in groups.items():
+            match = "UNWIND $rows AS r MATCH (e:Entity {id: r.s})"
+            path = "(e)-[:HAS_FACT]->(f:Fact {%s})"
+            row = lambda f, i: {"s": f.subject_id, "i": i}  # noqa: E731
+            if has_object:
+                match += " WITH e, r MATCH (o:Entity {id: r.o})"
+                path += "-[:OBJECT]->(o)"
+                row = lambda f, i, _r=row: {**_r(f, i), "o": f.object_id}  # noqa: E731
+            if has_episode:
+                match += f" WITH e, r{', o' if has_object else ''} MATCH (p:Episode {{id: r.p}})"
+                row = lambda f, i, _r=row: {**_r(f, i), "p": f.episode_id}  # noqa: E731
+            props, params = _bind_columns(fact_columns(group), "r.i")
+            create = " CREATE " + path % props
+            if has_episode:
+                create += ", (f)-[:FROM_EPISODE]->(p)"
+            params["rows"] = [row(f, i) for i, f in enumerate(group, 1)]
+            self.q(match + create, params)
+
     def _create_columnar(self, label: str, columns: dict[str, list[Any]]) -> None:
         """CREATE nodes from column lists: five times faster than a list of
         row maps, whose per-row struct conversion dominates. A column with one
         value in every row is bound once as a scalar; a column that is null
         (or an empty list) in every row is left out and reads back null."""
-        n = len(next(iter(columns.values())))
-        props, params = [], {"n": n}
-        for name, values in columns.items():
-            first = values[0]
-            if all(v == first for v in values):
-                if first is None or first == []:
-                    continue
-                props.append(f"{name}: $c_{name}")
-                params[f"c_{name}"] = first
-            else:
-                props.append(f"{name}: $c_{name}[i]")
-                params[f"c_{name}"] = values
-        self.q(f"UNWIND range(1, $n) AS i CREATE (:{label} {{{', '.join(props)}}})", params)
+        props, params = _bind_columns(columns, "i")
+        params["n"] = len(next(iter(columns.values())))
+        self.q(f"UNWIND range(1, $n) AS i CREATE (:{label} {{{props}}})", params)
 
     def restore_versions(self, facts: Sequence[Fact]) -> int:
         """Insert exported versions verbatim (import of an export); skip vids
@@ -597,9 +607,15 @@ class Store:
     def _link(self, links: Sequence[tuple[str, str]]) -> None:
         """SUPERSEDED_BY edges run from a version to the first version of its successor."""
         if links:
+            # The fastest shape differs: chained key lookups on LadybugDB, one
+            # hash join on Kùzu 0.11 (which scans for the chained form too).
+            match = (
+                "MATCH (a:Fact {vid: r.a}) WITH a, r MATCH (b:Fact {vid: r.b})"
+                if self.engine == "ladybug" else
+                "MATCH (a:Fact), (b:Fact) WHERE a.vid = r.a AND b.vid = r.b"
+            )
             self.q(
-                "UNWIND $rows AS r MATCH (a:Fact {vid: r.a}) WITH a, r MATCH (b:Fact {vid: r.b}) "
-                "CREATE (a)-[:SUPERSEDED_BY]->(b)",
+                f"UNWIND $rows AS r {match} CREATE (a)-[:SUPERSEDED_BY]->(b)",
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
 
@@ -630,16 +646,40 @@ def _env_settings(engine: str) -> dict[str, Any]:
     return out
 
 
-def _bulky(params: dict[str, Any]) -> bool:
-    return any(isinstance(v, list) and len(v) > 32 for v in params.values())
+def _bind_columns(columns: dict[str, list[Any]], index: str) -> tuple[str, dict[str, Any]]:
+    """Property map text and parameters for columns bound by ``index``. A
+    column with one value in every row is bound once as a scalar; one that is
+    null (or an empty list) in every row is left out and reads back null."""
+    props, params = [], {}
+    for name, values in columns.items():
+        first = values[0]
+        if all(v == first for v in values):
+            if first is None or first == []:
+                continue
+            props.append(f"{name}: $c_{name}")
+            params[f"c_{name}"] = first
+        else:
+            props.append(f"{name}: $c_{name}[{index}]")
+            params[f"c_{name}"] = values
+    return ", ".join(props), params
 
 
-def _run_raw(raw, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
-    # Prepared without the values: binding them at prepare too converts every value twice.
-    prepared = raw.prepare(cypher, {})
-    if not prepared.is_success():
-        raise EngineError(f"engine error: {prepared.get_error_message()}")
-    result = raw.execute(prepared, params)
+def _reusable(params: dict[str, Any]) -> bool:
+    """Whether a prepared statement may be reused for these values: no
+    integers, floats or booleans anywhere (judged on the first list item)."""
+    def plain(v: Any) -> bool:
+        if v is None or isinstance(v, (str, _dt.datetime)):
+            return True
+        if isinstance(v, list):
+            return not v or plain(v[0])
+        if isinstance(v, dict):
+            return all(plain(x) for x in v.values())
+        return False
+
+    return all(plain(v) for v in params.values())
+
+
+def _collect(result) -> list[list[Any]]:
     try:
         if not result.isSuccess():
             raise EngineError(f"engine error: {result.getErrorMessage()}")

@@ -79,6 +79,7 @@ def test_alias_conflicts_are_refused(mem):
     with pytest.raises(InvalidInputError, match="already names another entity"):
         mem.add_alias("Bob", "al")
     assert mem.entity("AL").name == "Alice"
+    assert mem.entity("alice").aliases == ("Al",)
 
 
 HOSTILE = [
