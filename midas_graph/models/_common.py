@@ -96,6 +96,9 @@ def ort_session(path: Path, threads: int | None = None) -> Any:
             so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
             so.log_severity_level = 3
+            # no busy-waiting between ops: on a small machine shared with the
+            # engine (or other processes) spinning threads steal each other's core
+            so.add_session_config_entry("session.intra_op.allow_spinning", "0")
             try:
                 sess = ort.InferenceSession(str(path), so, providers=["CPUExecutionProvider"])
             except Exception as e:  # onnxruntime raises its own exception types
