@@ -220,6 +220,9 @@ _WORKPLACES = frozenset("""hospital clinic school university college startup com
 store shop restaurant bakery cafe café library museum hotel nonprofit charity factory warehouse office practice newspaper
 magazine publisher church nursery kindergarten daycare gym salon pharmacy airline airport station council ministry
 department court prison farm winery brewery theater theatre orchestra band zoo""".split())
+_COMMON_SUBJECTS = frozenset("""everything nothing something anything life work school coffee tea food music art
+painting pottery family love time weather traffic money health business dinner lunch breakfast water home
+travel nature sleep stuff yoga running cooking sport sports chocolate wine beer reading writing dancing""".split())
 _MARITAL = {"married": "married", "single": "single", "divorced": "divorced", "engaged": "engaged",
             "widowed": "widowed", "separated": "separated"}
 _DIETS = {"vegetarian", "vegan", "pescatarian", "gluten-free", "keto", "lactose-intolerant", "kosher", "halal"}
@@ -343,26 +346,33 @@ def _is_neg(t) -> bool:
 
 
 def _polarity(v) -> str:
-    """assert | negate | cease from negation and "no longer"/"anymore" around a predicate."""
+    """assert | negate | cease from negation and "no longer" / "anymore" around a predicate.
+
+    "I don't eat meat" -> negate; "I no longer eat meat", "I don't eat meat anymore",
+    "I'm not married anymore" -> cease.
+    """
     neg = False
     cease = False
+    scope = list(v.children)
     for c in v.children:
+        if c.dep_ in ("acomp", "attr", "dobj", "xcomp", "prep"):
+            scope.extend(x for x in c.children if x.dep_ in ("advmod", "neg", "npadvmod"))
+    for c in scope:
         low = c.lower_
+        kids = [x.lower_ for x in c.children]
         if c.dep_ == "neg" or low == "never":
-            if low == "no" and any(x.lower_ == "longer" for x in v.children):
+            if low == "no" and (c.head.lower_ == "longer" or any(x.lower_ == "longer" for x in scope)):
                 cease = True
             else:
                 neg = True
-        elif low in ("anymore", "longer") or (low == "more" and any(x.lower_ == "any" for x in c.children)):
+        elif low in ("anymore", "longer") and (low == "anymore" or "no" in kids or any(x.lower_ == "no" for x in scope)):
             cease = True
-        elif c.dep_ == "advmod" and low == "longer" and any(x.lower_ == "no" for x in c.children):
+        elif low == "more" and "any" in kids:
             cease = True
-        elif c.dep_ == "advmod" and low == "any" and any(x.lower_ in ("more", "longer") for x in c.children):
+        elif low == "any" and ("more" in kids or "longer" in kids):
             cease = True
-    if cease and (neg or any(c.lower_ == "no" for c in v.children) or True):
-        # "no longer X", "not X anymore", "X no more"
-        if neg or any(c.lower_ in ("longer",) for c in v.subtree):
-            return "cease"
+    if cease:
+        return "cease"
     return "negate" if neg else "assert"
 
 
@@ -409,6 +419,13 @@ def _is_name(t, ctx: _Ctx) -> bool:
         return False
     if t.text.islower():
         return False
+    if t.pos_ == "NOUN" and t.i == t.sent.start and t.tag_ == "NN" and t.is_alpha and t.text[0].isupper() \
+            and t.text[1:].islower() and t.dep_ in ("nsubj", "nsubjpass") and det is None \
+            and not any(c.dep_ in ("compound", "amod", "poss") for c in t.children) \
+            and low not in _METRICS and low not in _ATTR_NOUNS and low not in _EVENTS and low not in _RELATIONS \
+            and low not in _DATE_ATTRS and low not in _COMMON_SUBJECTS and not low.endswith(("ing", "ness", "tion", "ity", "ment")):
+        # "Caroline lives in Boston": the small model tags a sentence-initial first name as a common noun
+        return True
     if t.pos_ == "PROPN":
         # sentence-initial capitalised common words get tagged PROPN
         if t.i == t.sent.start and (low in _METRICS or low in _ATTR_NOUNS or low in _EVENTS
@@ -550,6 +567,10 @@ def _subject_token(v):
         if s.pos_ == "PROPN" and _is_vocative(s):
             return None
         return s
+    for c in v.children:
+        # "Tim works at Meta": the parser sometimes makes a sentence-initial name an npadvmod
+        if c.dep_ == "npadvmod" and c.i < v.i and c.i == c.sent.start and c.pos_ == "PROPN" and c.ent_type_ == "PERSON":
+            return c
     h = v
     for _ in range(4):
         if h.dep_ in ("conj", "xcomp") and h.head.i != h.i:
@@ -587,7 +608,10 @@ def _resolve_subject(s, ctx: _Ctx) -> _Subj | None:
             name = ctx.speaker if low in (ctx.speaker.lower(), ctx.speaker.lower().split()[0]) else (ctx.listener or s.text)
             return _Subj(name, name == ctx.speaker, 1.0, True, s)
         ent = _ent_of(s)
-        person = ent is not None and ent.label_ == "PERSON"
+        # The small model often calls a first name ORG or NORP ("Caroline is a nurse"): a one-word
+        # name that is not all capitals counts as a person unless it is clearly a place or a thing.
+        person = ent is None or ent.label_ == "PERSON" or (
+            ent.label_ in ("ORG", "NORP") and len(ent) == 1 and not s.text.isupper())
         return _Subj(_name_text(s), False, 0.9, person, s)
     return None
 
@@ -636,7 +660,7 @@ def _owner(h, ctx: _Ctx) -> tuple[_Subj | None, bool]:
         o = _poss_owner(h, ctx)
         return o, True
     for c in h.children:
-        if c.dep_ == "compound" and c.i < h.i and _is_name(c, ctx):
+        if c.dep_ == "compound" and c.i < h.i and (_is_name(c, ctx) or c.text.isupper() and len(c.text) > 1 and c.is_alpha):
             return _Subj(_name_text(c), c.lower_ in ctx.names and c.lower_ == ctx.speaker.lower(), 0.9, False, c), True
     for c in h.children:
         if c.dep_ == "prep" and c.lower_ in ("of", "for") and c.i > h.i:
@@ -675,6 +699,16 @@ def _parse_number(t) -> tuple[float, str | None, list] | None:
                 num *= _SCALE[suffix]
             elif suffix:
                 unit = _UNITS[suffix]
+    if num is None and t.lower_ in _SCALE:
+        n = next((c for c in t.children if c.dep_ in ("compound", "nummod", "quantmod") and (c.like_num or _NUM_UNIT_RE.match(c.text))), None)
+        if n is not None:
+            base = word_number(n.text) if n.like_num else None
+            if base is None:
+                mm = _NUM_UNIT_RE.match(n.text)
+                base = float(mm.group(2).replace(",", "")) if mm else None
+            if base is not None:
+                num = float(base) * _SCALE[t.lower_]
+                toks.append(n)
     if num is None and t.like_num:
         num = word_number(t.text)
     if num is None:
@@ -738,11 +772,22 @@ class _Sentence:
     """Per-sentence state: the sentence, its claims, whether it is a correction."""
 
 
+_TAGS = frozenset({"remember", "right", "you know", "ok", "okay", "yeah", "no", "eh", "huh", "see", "lol", "haha",
+                   "isn't it", "didn't i", "don't i", "wasn't it", "aren't i", "as you know", "you see", "innit"})
+
+
 def _is_question(sent) -> bool:
     toks = [t for t in sent if not t.is_space]
     if not toks:
         return True
     if any(t.text == "?" for t in toks[-3:]) or toks[-1].text.endswith("?"):
+        # a statement with a tag: "I'm a vegetarian, remember?"
+        commas = [k for k, t in enumerate(toks) if t.text == ","]
+        if commas:
+            tail = " ".join(t.lower_ for t in toks[commas[-1] + 1:] if not t.is_punct)
+            head = toks[:commas[-1]]
+            if tail in _TAGS and head and head[0].lower_ not in _WH and not (head[0].pos_ == "AUX" and head[0].dep_ != "nsubj"):
+                return False
         return True
     first = toks[0]
     words = [t for t in toks if not t.is_punct]
@@ -789,6 +834,41 @@ def _hypothetical(v) -> bool:
         if c.dep_ == "aux" and c.lower_ in ("ca", "can") and v.lemma_ not in ("speak", "stand"):
             # "I can't wait", "I can move" -- ability/possibility, not a fact
             return True
+    return False
+
+
+_EPISTEMIC = frozenset({"think", "believe", "suppose", "hope", "wish", "want", "wonder", "doubt", "imagine", "feel",
+                        "bet", "assume", "expect", "fear", "worry", "seem", "dream", "pretend", "plan", "consider",
+                        "ask", "question", "guess", "hear", "pray", "reckon", "sound", "look", "appear", "would", "if",
+                        "need", "try", "decide", "intend", "aim", "like", "love", "prefer", "hate", "afraid", "sure",
+                        "unsure", "scared", "possible", "likely", "unlikely", "maybe", "whether"})
+_TELL = frozenset({"tell", "let", "share", "say", "update", "mention", "announce", "inform", "know"})
+
+
+def _clean_path(t) -> bool:
+    """Whether a predicate states something, judged by its way up to the sentence root."""
+    h = t
+    for _ in range(8):
+        mark = _child(h, "mark")
+        if mark is not None and mark.lower_ in _HYPO_MARKS:
+            return False
+        if h.dep_ == "ROOT" or h.head.i == h.i:
+            return True
+        if h.dep_ in ("relcl", "csubj", "pcomp", "amod", "acl") and _child(h, "nsubj", "nsubjpass") is None:
+            return False
+        if h.dep_ == "relcl":
+            return False
+        head = h.head
+        hl = head.lemma_.lower()
+        if h.dep_ in ("ccomp", "xcomp", "advcl", "acl") and hl in _EPISTEMIC:
+            if not (h.dep_ == "xcomp" and h.lemma_.lower() in _TELL and hl in ("want", "like", "love")):
+                return False
+        if h.dep_ == "advcl":
+            if mark is not None and not (mark.lower_ in _FACT_MARKS and _verb_tense(h) in ("past", "perfect")):
+                return False
+        if any(c.dep_ == "aux" and c.lemma_.lower() in _MODALS for c in head.children) and h.dep_ in ("ccomp", "xcomp"):
+            return False
+        h = head
     return False
 
 
@@ -1068,14 +1148,20 @@ class _Extractor:
                         elif cc.dep_ == "ccomp":
                             add(cc)
         add(root)
-        # "Big news: we moved" -- root may be a fragment noun; verbs under it with a subject
+        # Clauses the walk above did not reach because the small parser hung them oddly
+        # ("Correction: X is Y" -> acl of "Correction"; "I'm a fan of X - it's great" -> ccomp):
+        # any predicate with its own subject whose way up to the root is not hedged.
         for t in sent:
-            if t.dep_ in ("dep", "parataxis") and t.pos_ in ("VERB", "AUX") and _child(t, "nsubj") is not None:
+            if t.i in seen or not (t.pos_ in ("VERB", "AUX") or t.lemma_ == "like" and t.dep_ == "ROOT"):
+                continue
+            if _child(t, "nsubj", "nsubjpass") is None or t.dep_ in ("relcl", "csubj", "pcomp", "amod", "xcomp", "aux", "auxpass"):
+                continue
+            if _clean_path(t):
                 add(t)
         return out
 
     def _predicate(self, v) -> None:
-        if v.pos_ not in ("VERB", "AUX"):
+        if v.pos_ not in ("VERB", "AUX") and not (v.lemma_ == "like" and _child(v, "nsubj") is not None):
             if v.pos_ in ("NOUN", "PROPN", "ADJ"):
                 return
             return
@@ -1130,15 +1216,15 @@ class _Extractor:
             return
         if st is not None and st.lower_ == "it" and lemma in ("mean",):
             return
-        handler = _VERB_HANDLERS.get(lemma)
-        if handler is not None:
-            getattr(self, handler)(**args)
-            return
-        # "we pushed the launch to June"
+        # "we pushed the launch to June", "we moved the launch to May 17"
         if st is not None and (st.lower_ in _FIRST or _is_name(st, ctx)) and lemma in _EVENT_VERBS:
             o = _child(v, "dobj")
             if o is not None and o.pos_ in ("NOUN", "PROPN") and self._event_change(**args, h=o):
                 return
+        handler = _VERB_HANDLERS.get(lemma)
+        if handler is not None:
+            getattr(self, handler)(**args)
+            return
         # event and metric verbs with a noun subject
         if st is not None and not _is_name(st, ctx) and st.lower_ not in _FIRST | _SECOND:
             if self._event_change(**args):
@@ -1281,6 +1367,8 @@ class _Extractor:
                 fav = True
             elif c.dep_ == "amod" and low in ("least",):
                 return None
+            elif c.dep_ == "compound" and (c.pos_ == "PROPN" or c.ent_type_ in _NAME_LABELS or c.text.isupper() and len(c.text) > 1):
+                continue  # "the Apollo deadline", "the API latency": the owner, not the attribute
             elif c.dep_ == "compound" and c.pos_ == "NOUN" or (c.dep_ == "compound" and not c.text[:1].isupper()):
                 mods.extend(x.lemma_.lower() for x in c.subtree if x.dep_ not in ("det", "punct"))
             elif c.dep_ == "amod" and low in ("native", "first", "maiden", "middle", "last", "full", "home", "mother", "due", "start", "end", "launch", "release"):
@@ -1413,6 +1501,9 @@ class _Extractor:
                                            rule="copular_age", past_means_cease=False)
                                 return
             if a == "allergic" and subj.person:
+                for x in _children(acomp, "xcomp"):  # "allergic to shellfish" parsed as to-infinitive
+                    if x.lower_ not in _BAD_OBJECTS:
+                        self._emit(subj, "allergy", x.lower_, v=v, pol=pol, tense=tense, tv=tv, value_toks=[x], rule="copular_allergy")
                 for p in _children(acomp, "prep"):
                     o = _child(p, "pobj")
                     if o is not None:
@@ -1462,8 +1553,9 @@ class _Extractor:
                 for val, ent, toks in self._pref_values(o):
                     self._emit(subj, "likes", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=toks, is_entity=ent, rule="copular_into")
                 return
-            if pl == "at" and subj.person and _is_name(o, ctx) and _ent_of(o) is not None and _ent_of(o).label_ == "ORG" and \
-                    any(c.lower_ in ("now", "currently") for c in v.children):
+            if pl == "at" and subj.person and _is_name(o, ctx) and _ent_of(o) is not None \
+                    and _ent_of(o).label_ in ("ORG", "GPE", "PRODUCT", "NORP") and \
+                    any(c.lower_ in ("now", "currently", "still") for c in v.children):
                 self._emit(subj, "employer", _name_text(o), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), is_entity=True,
                            conf=0.8, rule="copular_at_org")
                 return
@@ -1525,6 +1617,17 @@ class _Extractor:
         if key is None:
             return
         val_tok = attr if attr is not None else acomp
+        if val_tok is None:
+            for c in v.children:
+                if c.i > v.i and c.dep_ in ("npadvmod", "dep", "oprd", "dobj", "appos") and c.pos_ in ("NUM", "PROPN", "NOUN"):
+                    val_tok = c
+                    break
+        if key == "email":
+            em = next((x for x in v.sent if x.like_email), None)
+            if em is not None:
+                self._emit(owner, "email", em.text, v=v, pol=pol, tense=tense, tv=tv, value_toks=[em], rule="copular_email",
+                           past_means_cease=False)
+            return
         if key in ("phone", "phone_number", "number") and val_tok is not None:
             if key == "number" and not any(c.lower_ in ("phone", "cell", "mobile") for c in h.children):
                 return
@@ -1542,7 +1645,7 @@ class _Extractor:
                 if o is not None and self._is_time_tok(o) and p.lower_ in ("on", "in", "at", "for", "by", "until"):
                     date_tok = o
                     break
-            if date_tok is None:
+            if date_tok is None and val_tok is None:
                 for c in v.children:
                     if c.dep_ in ("npadvmod", "attr", "dobj") and self._is_time_tok(c) and c.i > h.i:
                         date_tok = c
@@ -1557,10 +1660,8 @@ class _Extractor:
                         if o is not None and self._is_time_tok(o):
                             date_tok = o
                             break
-        if date_tok is not None:
-            akey = self._date_key(h, key, acomp)
-            if akey is None:
-                return
+        akey = self._date_key(h, key, acomp) if date_tok is not None else None
+        if date_tok is not None and akey is not None:
             direction = -1 if tense == "past" else 1
             tr = self._resolve_time_tok(date_tok, direction)
             entry = self._time_of(date_tok)
@@ -1809,7 +1910,7 @@ class _Extractor:
             return
         if _is_name(o, ctx):
             ent = _ent_of(o)
-            if ent is not None and ent.label_ in ("GPE", "LOC", "FAC"):
+            if ent is not None and ent.label_ in ("LOC", "FAC") and v.lemma_ == "quit":
                 return
             self._emit(subj, "employer", _name_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
                        is_entity=True, rule="quit_employer")
@@ -1953,7 +2054,7 @@ class _Extractor:
         if ac is not None and ac.lower_ in _MARITAL:
             self._emit(subj, "marital_status", _MARITAL[ac.lower_], v=v, pol="assert", tense="present", tv=tv, rule="get_married")
             return
-        if v.tag_ == "VBN" and any(c.lemma_ == "have" for c in v.children if c.dep_ == "aux") and tense == "perfect" and o is not None:
+        if any(c.lemma_ == "have" and c.lower_ not in ("had", "'d") for c in v.children if c.dep_ == "aux") and o is not None:
             # "I've got two kids" == "I have two kids"
             self._h_have(v, st, pol, "present", tv)
             return
@@ -2149,7 +2250,8 @@ class _Extractor:
         if o is not None:
             objs.append(o)
         xc = _child(v, "xcomp")
-        if xc is not None and (xc.tag_ == "VBG" or (xc.pos_ == "VERB" and _child(xc, "aux") is not None and _child(xc, "aux").lower_ == "to")):
+        if xc is not None and (xc.tag_ == "VBG" or xc.pos_ in ("NOUN", "PROPN") or
+                               (xc.pos_ == "VERB" and _child(xc, "aux") is not None and _child(xc, "aux").lower_ == "to")):
             objs.append(xc)
         for o in objs:
             for val, ent, toks in self._pref_values(o):
@@ -2166,7 +2268,7 @@ class _Extractor:
         return False
 
     def _h_like(self, v, st, pol, tense, tv) -> None:
-        if v.pos_ != "VERB":
+        if v.pos_ not in ("VERB", "ADP") or v.pos_ == "ADP" and _child(v, "nsubj") is None:
             return
         self._preference(v, st, pol, tense, tv, attribute="likes")
 
@@ -2506,7 +2608,8 @@ class _Extractor:
             for x in v.subtree:
                 if x.i in skip or x.i == v.i:
                     continue
-                if (x.like_num or _NUM_UNIT_RE.match(x.text)) and x.dep_ in ("pobj", "dobj", "attr", "npadvmod", "appos"):
+                if (x.like_num or _NUM_UNIT_RE.match(x.text) or any(c.dep_ == "nummod" and c.like_num for c in x.children)) \
+                        and x.dep_ in ("pobj", "dobj", "attr", "npadvmod", "appos"):
                     num_tok = x
                     break
         if num_tok is None:
@@ -2547,6 +2650,14 @@ class _Extractor:
                 po = _child(h, "pobj")
                 if po is not None and h.dep_ in ("prep", "appos", "conj") and h.head.pos_ in nouns:
                     return po
+            # word order when the parse is off: "..., not Y."
+            doc = t.doc
+            if t.i > sent.start and doc[t.i - 1].text == "," and t.i + 1 < sent.end:
+                nxt = doc[t.i + 1]
+                if nxt.pos_ in nouns or nxt.ent_type_ in _NAME_LABELS or nxt.text in _CURRENCY:
+                    if nxt.text in _CURRENCY and t.i + 2 < sent.end:
+                        nxt = doc[t.i + 2]
+                    return nxt
         return None
 
     def _bare_correction(self, sent) -> None:
@@ -2556,6 +2667,15 @@ class _Extractor:
         val_tok = None
         if root.lemma_ == "mean":
             val_tok = _child(root, "dobj", "attr", "oprd")
+            if val_tok is None:
+                # "I meant Spanish, not Portuguese." parsed without an object: the first content word after "meant"
+                stop = ctx.replaces_tok.i if ctx.replaces_tok is not None else sent.end
+                for x in self.doc[root.i + 1:stop]:
+                    if x.lower_ == "not":
+                        break
+                    if x.pos_ in ("PROPN", "NOUN", "NUM", "ADJ") and not x.is_punct:
+                        val_tok = x
+                        break
         elif root.lemma_ == "be":
             st = _subject_token(root)
             if st is not None and st.lower_ in ("it", "that", "this"):
