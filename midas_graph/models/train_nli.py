@@ -574,6 +574,10 @@ and `eval/nli_eval.py`.
 - SNLI-style "unrelated = contradiction" has been trained against for
   memory-style sentences; on photo-caption-style text the model still
   follows SNLI.
+- Dynamic int8 quantisation scales activations per batch tensor: a pair's
+  probabilities move a little with the other pairs of its batch (same
+  arg-max for about 95% of pairs). Decisions near the threshold can depend
+  on batching; quantising weights only would remove this.
 """)
 
 
