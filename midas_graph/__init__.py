@@ -13,7 +13,7 @@ from ._errors import (
 )
 from ._memory import Memory
 from ._registry import AttributeRegistry
-from ._types import Entity, Fact
+from ._types import Entity, Episode, EpisodeResult, Fact
 
 __version__ = "0.1.0"
 
@@ -21,6 +21,8 @@ __all__ = [
     "AttributeRegistry",
     "EngineError",
     "Entity",
+    "Episode",
+    "EpisodeResult",
     "Fact",
     "InvalidInputError",
     "Memory",

@@ -7,14 +7,18 @@ import datetime as _dt
 import math
 import os
 import uuid
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 from ._errors import InvalidInputError, NotFoundError
 from ._registry import AttributeRegistry
 from ._store import Store, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, MonotonicClock, TimeLike, parse_time
-from ._types import PROVENANCES, Entity, Fact
+from . import _episodes
+from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
+
+if TYPE_CHECKING:
+    from .models import NLI, Embedder
 
 def new_id() -> str:
     return str(uuid.uuid4())
@@ -67,8 +71,21 @@ class _Draft(NamedTuple):
     subject_key: str = ""  # alias key of the subject
     value_key: str | None = None  # alias key of a string value (it may name an entity)
     episode_id: str | None = None
-    close_ids: tuple[str, ...] = ()
-    why: str = ""
+    why: str = "asserted"
+
+    def fact(self, subject_id: str, subject: str, object_id: str | None, now: _dt.datetime,
+             valid_from: _dt.datetime) -> Fact:
+        """The new belief (version 1) this draft states, recorded ``now``."""
+        return Fact(
+            id=new_id(), group_id=self.group_id, subject=subject, attribute=self.attribute,
+            value=self.value,
+            text=self.text if self.text is not None else _sentence(self.subject, self.attribute, self.value),
+            valid_from=valid_from, valid_to=self.valid_to, recorded_at=now, expired_at=None,
+            episode_id=self.episode_id, provenance=self.provenance, confidence=self.confidence,
+            subject_id=subject_id, object_id=object_id if object_id != subject_id else None,
+            importance=self.importance, source=self.source, stated_valid_to=self.valid_to,
+            reason=self.why,
+        )
 
 
 class Memory:
@@ -83,6 +100,9 @@ class Memory:
     ``MIDAS_GRAPH_ENGINE`` environment variable). ``attributes`` extends the
     attribute registry: ``{"team": "one", "skills": "many"}``. ``clock``
     returns the current time (transaction time); tests inject their own.
+    ``embedder`` and ``nli`` replace the bundled local models (any object with
+    ``embed(texts)`` / ``scores(pairs)``, see :mod:`midas_graph.models`); they
+    load on first use.
     """
 
     def __init__(
@@ -93,6 +113,9 @@ class Memory:
         engine: str | None = None,
         attributes: Mapping[str, str] | AttributeRegistry | None = None,
         buffer_pool_mb: int | None = None,
+        embedder: Embedder | None = None,
+        nli: NLI | None = None,
+        nli_threshold: float | None = None,
     ) -> None:
         if attributes is None or isinstance(attributes, Mapping):
             self.registry = AttributeRegistry.default().extend(attributes or {})
@@ -101,6 +124,10 @@ class Memory:
         else:
             raise InvalidInputError("attributes", "expected a mapping of attribute -> 'one'|'many'")
         self._store = Store(path, engine, buffer_pool_mb=buffer_pool_mb)
+        self._embedder_obj = embedder
+        self._nli_obj = nli
+        self._nli_threshold = nli_threshold
+        self._ingest: Any = None
         self._clock = MonotonicClock(clock)
         last = self._store.meta("last_tx")
         if last:
@@ -238,6 +265,103 @@ class Memory:
                 raise InvalidInputError("alias", f"{alias!r} already names another entity")
             self._store.add_alias(ent, alias)
         return self._store.entity(ent.id)  # type: ignore[return-value]
+
+    # -- episodes ----------------------------------------------------------------
+    def add_episode(
+        self,
+        content: str,
+        *,
+        speaker: str = "user",
+        reference_time: TimeLike | None = None,
+        group_id: str = "default",
+        source: str = "message",
+        provenance: str = "observation",
+        name: str | None = None,
+        source_description: str = "",
+    ) -> EpisodeResult:
+        """Store a message verbatim, extract its facts (spaCy, no LLM), resolve
+        its entities and revise what it contradicts, in one transaction.
+
+        First person means ``speaker``; second person, the group's previous
+        other speaker. ``reference_time`` (when it was said; default now)
+        anchors relative times ("last week") and is each fact's default
+        ``valid_from``.
+        """
+        item = _episodes.validate(
+            content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,
+            provenance=provenance, name=name, source_description=source_description,
+        )
+        return self._episodes().run([item])[0]
+
+    def add_episodes(
+        self,
+        episodes: Iterable[Mapping[str, Any] | str],
+        *,
+        group_id: str = "default",
+        progress: bool | None = None,
+    ) -> list[EpisodeResult]:
+        """Bulk :meth:`add_episode`, in order: parsing and embeddings are
+        batched, each episode is its own transaction. Every episode is
+        validated first (an error names it, nothing is written); if one fails
+        while being stored, :class:`~midas_graph.MidasError` names it and the
+        ones before it stay stored (``exc.results``).
+
+        An episode is a string or a mapping with the keyword names of
+        :meth:`add_episode` (``content`` required).
+        """
+        if isinstance(episodes, (str, bytes, Mapping)):
+            raise InvalidInputError("episodes", "expected an iterable of episodes, not a single one")
+        items = []
+        for i, e in enumerate(episodes):
+            try:
+                if isinstance(e, str):
+                    items.append(_episodes.validate(e, group_id=group_id))
+                elif isinstance(e, Mapping):
+                    unknown = set(e) - _EPISODE_KEYS
+                    if unknown:
+                        raise InvalidInputError(sorted(unknown)[0], "unknown field")
+                    if "content" not in e:
+                        raise InvalidInputError("content", "is required")
+                    items.append(_episodes.validate(**{"group_id": group_id, **e}))
+                else:
+                    raise InvalidInputError("episode", f"expected a string or a mapping, got {type(e).__name__}")
+            except InvalidInputError as exc:
+                raise InvalidInputError(f"episodes[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
+        return self._episodes().run(items, progress) if items else []
+
+    def episode(self, episode_id: str) -> Episode:
+        _text(episode_id, "episode_id")
+        ep = self._store.episode(episode_id)
+        if ep is None:
+            raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+        return ep
+
+    @property
+    def nli_threshold(self) -> float:
+        if self._nli_threshold is None:
+            from .models import NLI_CONTRADICTION_THRESHOLD
+
+            self._nli_threshold = NLI_CONTRADICTION_THRESHOLD
+        return self._nli_threshold
+
+    def _embedder(self) -> Embedder:
+        if self._embedder_obj is None:
+            from .models import default_embedder
+
+            self._embedder_obj = default_embedder()
+        return self._embedder_obj
+
+    def _nli(self) -> NLI:
+        if self._nli_obj is None:
+            from .models import default_nli
+
+            self._nli_obj = default_nli()
+        return self._nli_obj
+
+    def _episodes(self) -> _episodes.Ingest:
+        if self._ingest is None:
+            self._ingest = _episodes.Ingest(self)
+        return self._ingest
 
     # -- reads -----------------------------------------------------------------
     def entity(self, name: str, *, group_id: str = "default") -> Entity | None:
@@ -423,16 +547,7 @@ class Memory:
                     )
                 sid = known[d.subject_key]
                 obj = known.get(d.value_key) if d.value_key is not None else None
-                fact = Fact(
-                    id=new_id(), group_id=d.group_id, subject=names[sid],
-                    attribute=d.attribute, value=d.value,
-                    text=d.text if d.text is not None else _sentence(d.subject, d.attribute, d.value),
-                    valid_from=vf, valid_to=d.valid_to, recorded_at=now, expired_at=None,
-                    episode_id=d.episode_id, provenance=d.provenance, confidence=d.confidence,
-                    subject_id=sid, object_id=obj if obj != sid else None, importance=d.importance,
-                    source=d.source, stated_valid_to=d.valid_to, reason=d.why or "asserted",
-                )
-                results.append(work.assert_fact(fact, close_ids=d.close_ids, why=d.why))
+                results.append(work.assert_fact(d.fact(sid, names[sid], obj, now, vf)))
             self._store.apply(work.finish())
             self._store.set_meta("last_tx", now.isoformat())
         # A later row of the batch may have closed an earlier one: return the held version.
@@ -459,8 +574,13 @@ def _sentence(subject: str, attribute: str, value: Any) -> str:
     return f"{subject} {attribute.replace('_', ' ')} {value}"
 
 
-def _progress(total: int, wanted: bool | None, unit: str):
-    if wanted is False or (wanted is None and total < 20_000):
+_EPISODE_KEYS = frozenset(
+    ("content", "speaker", "reference_time", "group_id", "source", "provenance", "name", "source_description")
+)
+
+
+def _progress(total: int, wanted: bool | None, unit: str, threshold: int = 20_000):
+    if wanted is False or (wanted is None and total < threshold):
         return None
     from tqdm import tqdm
 

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, Sequence
 from ._errors import EngineError, InvalidInputError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
-from ._types import Entity, Fact
+from ._types import Entity, Episode, Fact
 
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
@@ -50,7 +50,9 @@ FACT_COLUMNS = (
     "recorded_at", "expired_at", "superseded_by", "supersedes", "episode_id", "provenance",
     "confidence", "importance", "source", "reason", "expire_reason",
 )
-_TIME_COLUMNS = frozenset(("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at", "created_at"))
+_TIME_COLUMNS = frozenset(
+    ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at", "created_at", "reference_time")
+)
 
 
 def _returning(var: str, columns: Sequence[str]) -> str:
@@ -155,6 +157,20 @@ def row_to_entity(row: Sequence[Any]) -> Entity:
         id=d["id"], group_id=d["group_id"], name=d["name"], aliases=tuple(d["aliases"] or ()),
         kind=d["kind"] or "CONCEPT", created_at=from_db(d["created_at"]), summary=d["summary"] or "",
     )
+
+
+_EPISODE_COLUMNS = ("id", "group_id", "content", "speaker", "source", "reference_time", "recorded_at",
+                    "provenance", "name", "source_description")
+_EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
+
+
+def row_to_episode(row: Sequence[Any]) -> Episode:
+    d = dict(zip(_EPISODE_COLUMNS, row))
+    d["reference_time"] = from_db(d["reference_time"])
+    d["recorded_at"] = from_db(d["recorded_at"])
+    d["provenance"] = d["provenance"] or "observation"
+    d["source_description"] = d["source_description"] or ""
+    return Episode(**d)
 
 
 def alias_key(group_id: str, name: str) -> str:
@@ -339,12 +355,15 @@ class Store:
         )
         return {k: eid for k, eid in rows}
 
-    def create_entities(self, entities: Sequence[Entity]) -> None:
-        """Create entities and their name keys. Names that already name
-        another entity keep pointing at it (first come, first served)."""
+    def create_entities(self, entities: Sequence[Entity], vectors: dict[str, bytes] | None = None) -> None:
+        """Create entities (with name embeddings by id, if given) and their
+        name keys. Names that already name another entity keep pointing at it
+        (first come, first served)."""
         if not entities:
             return
+        vectors = vectors or {}
         self._create_columnar("Entity", {
+            "name_embedding": [vectors.get(e.id) for e in entities],
             "id": [e.id for e in entities], "group_id": [e.group_id for e in entities],
             "name": [e.name for e in entities], "aliases": [list(e.aliases) for e in entities],
             "kind": [e.kind for e in entities], "summary": [e.summary for e in entities],
@@ -383,12 +402,72 @@ class Store:
         rows = self.q("UNWIND $ids AS x MATCH (e:Entity {id: x}) RETURN e.id, e.name", {"ids": list(ids)})
         return {i: n for i, n in rows}
 
+    def entities_by_id(self, ids: Sequence[str]) -> list[Entity]:
+        if not ids:
+            return []
+        rows = self.q(f"UNWIND $ids AS x MATCH (e:Entity {{id: x}}) RETURN {_ENTITY_RETURN}", {"ids": list(ids)})
+        by_id = {r[0]: row_to_entity(r) for r in rows}
+        return [by_id[i] for i in ids if i in by_id]
+
     def entities(self, group_id: str) -> list[Entity]:
         rows = self.q(
             f"MATCH (e:Entity) WHERE e.group_id = $g RETURN {_ENTITY_RETURN} ORDER BY e.created_at, e.id",
             {"g": group_id},
         )
         return [row_to_entity(r) for r in rows]
+
+    # -- episodes and vectors ------------------------------------------------------
+    def create_episode(self, ep: Episode, embedding: bytes | None) -> None:
+        self.q(
+            "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
+            "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
+            "expired_at: $inf, provenance: $prov, embedding: $emb})",
+            {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+             "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
+             "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": embedding},
+        )
+
+    def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
+        if entity_ids:
+            self.q(
+                "MATCH (p:Episode {id: $p}) WITH p UNWIND $ids AS x MATCH (e:Entity {id: x}) "
+                "CREATE (p)-[:MENTIONS]->(e)",
+                {"p": episode_id, "ids": list(dict.fromkeys(entity_ids))},
+            )
+
+    def episode(self, episode_id: str) -> Episode | None:
+        rows = self.q(f"MATCH (p:Episode {{id: $id}}) RETURN {_EPISODE_RETURN}", {"id": episode_id})
+        return row_to_episode(rows[0]) if rows else None
+
+    def set_vectors(self, label: str, vectors: dict[str, bytes]) -> None:
+        """Store embeddings (float32 bytes) by id: ``FactVector`` rows (by fact
+        id, shared by all versions of a belief) or an Entity's name vector."""
+        if not vectors:
+            return
+        if label == "FactVector":
+            self._create_columnar("FactVector", {"id": list(vectors), "embedding": list(vectors.values())})
+        elif label == "Entity":
+            self.q(
+                "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.name_embedding = r.v",
+                {"rows": [{"id": k, "v": v} for k, v in vectors.items()]},
+            )
+        else:
+            raise ValueError(label)
+
+    def vectors(self, label: str, ids: Sequence[str]) -> dict[str, bytes]:
+        """Stored embeddings by id (``FactVector``, ``Episode``, ``Entity``)."""
+        if not ids:
+            return {}
+        column = {"FactVector": "embedding", "Episode": "embedding", "Entity": "name_embedding"}[label]
+        rows = self.q(f"UNWIND $ids AS x MATCH (n:{label} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
+        return {i: v for i, v in rows if v is not None}
+
+    def entity_vectors(self, group_id: str) -> list[tuple[str, str, bytes | None]]:
+        return [
+            (i, n, v) for i, n, v in self.q(
+                "MATCH (e:Entity) WHERE e.group_id = $g RETURN e.id, e.name, e.name_embedding", {"g": group_id}
+            )
+        ]
 
     # -- facts: reads ----------------------------------------------------------
     def slot_entries(self, keys: Sequence[str]) -> dict[str, list[SlotEntry]]:

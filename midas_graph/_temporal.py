@@ -33,7 +33,7 @@ import functools
 import hashlib
 import datetime as _dt
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ._types import Fact
 
@@ -183,14 +183,14 @@ class Working:
         return self._record(nxt)
 
     # -- operations ----------------------------------------------------------
-    def assert_fact(self, new: Fact, *, close_ids: Sequence[str] = (), why: str = "") -> Fact:
+    def assert_fact(self, new: Fact, *, close: Mapping[str, str] | None = None) -> Fact:
         """Record ``new`` (version 1, held, with ``stated_valid_to`` set to its
         ``valid_to``) and apply supersession and late arrival.
 
-        ``close_ids`` are held facts of the same subject that a revision model
-        found contradicted (beyond the single-valued rule);
-        ``why`` says so in their closing reason. Returns the recorded fact, or
-        the held fact it restates.
+        ``close`` maps held facts of the same subject that a revision model
+        found contradicted (beyond the single-valued rule) to why (e.g. the
+        NLI score), which their closing reason quotes. Returns the recorded
+        fact, or the held fact it restates.
         """
         now, start = new.recorded_at, new.valid_from
         single = self.is_single(new.attribute)
@@ -198,7 +198,8 @@ class Working:
         restated = [f for f in held if same_value(f, new) and _valid_at(f, start)]
         if restated:  # the longest-standing one
             return min(restated, key=_start_order)
-        rule = "single_valued" if single else (why or "revision")
+        close = close or {}
+        rule = "single_valued"
         to_close: list[Fact] = []
         later: list[Fact] = []
         if single:
@@ -210,14 +211,14 @@ class Working:
                         later.append(f)
                 elif f.valid_to is None or f.valid_to > start:
                     to_close.append(f)
-        for fid in close_ids:
+        for fid in close:
             f = self.by_id.get(fid)
             if (
                 f is not None and f not in to_close and f.subject_id == new.subject_id
                 and f.valid_from <= start and (f.valid_to is None or f.valid_to > start)
             ):
                 to_close.append(f)
-        valid_to, successor, reason = new.valid_to, None, why or "asserted"
+        valid_to, successor, reason = new.valid_to, None, new.reason
         if later:
             first = min(later, key=_start_order)
             if valid_to is None or first.valid_from < valid_to:
@@ -232,10 +233,11 @@ class Working:
         if successor is not None:
             self.plan.links.append((rec.vid, successor))
         for f in to_close:
+            why = close.get(f.id, rule)
             closed = self._revise(
                 f, now, f"superseded by {rec.id}",
                 valid_to=start, superseded_by=rec.id,
-                reason=f"superseded by {rec.id} ({rule})",
+                reason=f"superseded by {rec.id} ({why})",
             )
             self.plan.links.append((closed.vid, rec.id))
         return self._record(rec)

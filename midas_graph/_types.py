@@ -95,3 +95,39 @@ class Entity:
     kind: str = "CONCEPT"
     created_at: _dt.datetime | None = None
     summary: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Episode:
+    """One message or text as it was received (the episodic store, verbatim)."""
+
+    id: str
+    group_id: str
+    content: str
+    speaker: str
+    source: str
+    reference_time: _dt.datetime
+    recorded_at: _dt.datetime
+    provenance: str = "observation"
+    name: str | None = None
+    source_description: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        for k, v in d.items():
+            if isinstance(v, _dt.datetime):
+                d[k] = v.isoformat()
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeResult:
+    """What :meth:`Memory.add_episode` stored: the episode, the facts it
+    stated (as recorded), the versions it closed or retracted (each as it is
+    now held or was expired, with ``reason``/``expire_reason`` saying why),
+    and the entities it mentioned."""
+
+    episode: Episode
+    facts: list[Fact]
+    superseded: list[Fact]
+    entities: list[Entity]

@@ -1,0 +1,279 @@
+"""Ingest of text episodes, zero LLM: store verbatim, extract, resolve, revise.
+
+One write transaction per episode: the episode, its entities and mentions,
+its facts and what they close land together or not at all. The CPU work
+(spaCy, embeddings) runs before the transaction, batched over all episodes of
+an ``add_episodes`` call.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from dataclasses import dataclass, replace
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ._entities import EntityIndex
+from ._errors import InvalidInputError, MidasError
+from ._extract import Claim, Extraction, extract_many
+from ._revise import Judge, candidates, cessation_targets, correction_target, current_of
+from ._store import alias_key
+from ._temporal import Working
+from ._time import TimeLike, parse_time
+from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
+
+#: Longest episode accepted, in characters (spaCy parses whole documents;
+#: split longer texts into several episodes).
+MAX_EPISODE_CHARS = 100_000
+SOURCES = ("message", "text", "json", "fact")
+
+
+class EpisodeError(MidasError):
+    """Processing one episode of a batch failed; ``results`` holds the
+    episodes stored before it (they stay stored)."""
+
+    def __init__(self, index: int, cause: BaseException, results: list[EpisodeResult]) -> None:
+        self.index, self.results = index, results
+        super().__init__(f"episodes[{index}]: {cause}")
+
+
+@dataclass(frozen=True)
+class EpisodeIn:
+    content: str
+    speaker: str
+    reference_time: _dt.datetime | None
+    group_id: str
+    source: str
+    provenance: str
+    name: str | None
+    source_description: str
+    listener: str | None = None
+
+
+def validate(
+    content: Any, *, speaker: Any = "user", reference_time: TimeLike | None = None,
+    group_id: Any = "default", source: Any = "message", provenance: Any = "observation",
+    name: Any = None, source_description: Any = "",
+) -> EpisodeIn:
+    if not isinstance(content, str):
+        raise InvalidInputError("content", f"expected a string, got {type(content).__name__}")
+    if not content.strip():
+        raise InvalidInputError("content", "must not be empty or whitespace")
+    if len(content) > MAX_EPISODE_CHARS:
+        raise InvalidInputError(
+            "content", f"{len(content):,} characters is over the limit of {MAX_EPISODE_CHARS:,}: "
+            "split it into several episodes",
+        )
+    for field_name, v in (("speaker", speaker), ("group_id", group_id)):
+        if not isinstance(v, str) or not v.strip():
+            raise InvalidInputError(field_name, "must be a non-empty string")
+    if source not in SOURCES:
+        raise InvalidInputError("source", f"{source!r} is not one of {', '.join(SOURCES)}")
+    if provenance not in PROVENANCES:
+        raise InvalidInputError("provenance", f"{provenance!r} is not one of {', '.join(PROVENANCES)}")
+    if name is not None and not isinstance(name, str):
+        raise InvalidInputError("name", f"expected a string, got {type(name).__name__}")
+    if not isinstance(source_description, str):
+        raise InvalidInputError("source_description", "expected a string")
+    return EpisodeIn(content, speaker.strip(), parse_time(reference_time, "reference_time"),
+                     group_id, source, provenance, name, source_description)
+
+
+def _bytes(v: np.ndarray | None) -> bytes | None:
+    return None if v is None else np.asarray(v, dtype=np.float32).tobytes()
+
+
+class Ingest:
+    """The episode pipeline of one :class:`~midas_graph.Memory`."""
+
+    def __init__(self, mem) -> None:
+        self.mem = mem
+        self.index = EntityIndex(mem._store, mem._embedder)
+        self._last_speaker: dict[str, str] = {}  # group -> speaker of its last episode
+
+    def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
+        from ._memory import _progress
+
+        items = [self._with_listener(e) for e in items]
+        now = self.mem.now()
+        extractions = extract_many(
+            [(e.content, e.speaker, e.reference_time or now, e.listener) for e in items]
+        )
+        vectors = self._embed(items, extractions)
+        results: list[EpisodeResult] = []
+        bar = _progress(len(items), progress, "episodes", threshold=200)
+        try:
+            for i, (item, ex) in enumerate(zip(items, extractions)):
+                try:
+                    results.append(self._one(item, ex, vectors))
+                except InvalidInputError:
+                    raise
+                except Exception as exc:  # the others stay stored; say which one failed
+                    if len(items) == 1:
+                        raise
+                    raise EpisodeError(i, exc, results) from exc
+                if bar is not None:
+                    bar.update(1)
+        finally:
+            if bar is not None:
+                bar.close()
+        return results
+
+    # -- before the transaction ------------------------------------------------------
+    def _with_listener(self, e: EpisodeIn) -> EpisodeIn:
+        """Second person means the other party: the last other speaker of the group."""
+        last = self._last_speaker.get(e.group_id)
+        self._last_speaker[e.group_id] = e.speaker
+        if e.listener is None and last is not None and last.casefold() != e.speaker.casefold():
+            return replace(e, listener=last)
+        return e
+
+    def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[Extraction]) -> dict[str, np.ndarray]:
+        """One batch for every text the episodes need a vector of: contents,
+        claim sentences, and names that may be new entities."""
+        texts: dict[str, None] = {}
+        for e, ex in zip(items, extractions):
+            texts[e.content] = None
+            texts[e.speaker] = None
+            for c in ex.claims:
+                texts[c.text] = None
+                texts[c.subject] = None
+                if c.value_is_entity and isinstance(c.value, str) and c.value:
+                    texts[c.value] = None
+            for m in ex.mentions:
+                texts[m.name] = None
+        keys = list(texts)
+        vecs = self.mem._embedder().embed(keys) if keys else np.zeros((0, 384), np.float32)
+        return dict(zip(keys, vecs))
+
+    # -- one episode, one transaction ------------------------------------------------
+    def _one(self, item: EpisodeIn, ex: Extraction, vectors: dict[str, np.ndarray]) -> EpisodeResult:
+        mem, store = self.mem, self.mem._store
+        created: list[tuple[Entity, np.ndarray | None]] = []
+        with store.transaction():
+            now = mem._clock.now()
+            ep = Episode(
+                id=_new_id(), group_id=item.group_id, content=item.content, speaker=item.speaker,
+                source=item.source, reference_time=item.reference_time or now, recorded_at=now,
+                provenance=item.provenance, name=item.name, source_description=item.source_description,
+            )
+            store.create_episode(ep, _bytes(vectors.get(item.content)))
+            names = self._surfaces(item, ex)
+            ids, created = self._resolve(item.group_id, names, vectors, now)
+            store.link_mentions(ep.id, [ids[n] for n in names])
+            facts, closed = self._revise(ep, ex.claims, ids, vectors, now)
+            mem._store.set_meta("last_tx", now.isoformat())
+        for ent, vec in created:  # committed: the similarity index may use them now
+            self.index.note(ent.group_id, ent.id, ent.name, vec)
+        entities = store.entities_by_id(list(dict.fromkeys(ids[n] for n in names)))
+        return EpisodeResult(episode=ep, facts=facts, superseded=closed, entities=entities)
+
+    @staticmethod
+    def _surfaces(item: EpisodeIn, ex: Extraction) -> dict[str, str]:
+        """Every name the episode refers to, with an entity kind (a hint only)."""
+        names: dict[str, str] = {item.speaker: "PERSON"}
+        labels = {m.name: m.label for m in ex.mentions}
+        for c in ex.claims:
+            names.setdefault(c.subject, "PERSON" if c.subject_is_speaker else labels.get(c.subject, "CONCEPT"))
+            if c.value_is_entity and isinstance(c.value, str) and c.value:
+                names.setdefault(c.value, labels.get(c.value, "CONCEPT"))
+        for m in ex.mentions:
+            names.setdefault(m.name, m.label)
+        return names
+
+    def _resolve(self, group: str, names: dict[str, str], vectors: dict[str, np.ndarray], now: _dt.datetime):
+        store = self.mem._store
+        keys = {alias_key(group, n): n for n in names}
+        found = store.lookup_names(keys)
+        ids = {n: found[k] for k, n in keys.items() if k in found}
+        new: list[Entity] = []
+        for n, kind in names.items():
+            if n in ids:
+                continue
+            vec = vectors.get(n)
+            hit = self.index.similar(group, n, vec) if vec is not None else None
+            if hit is not None:
+                ent = store.entity(hit[0])
+                store.add_alias(ent, n)
+                ids[n] = ent.id
+                continue
+            ent = Entity(id=_new_id(), group_id=group, name=n, kind=kind, created_at=now)
+            new.append(ent)
+            ids[n] = ent.id
+        store.create_entities(new, {e.id: _bytes(vectors.get(e.name)) for e in new})
+        return ids, [(e, vectors.get(e.name)) for e in new]
+
+    def _revise(self, ep: Episode, claims: Sequence[Claim], ids: Mapping[str, str],
+                vectors: dict[str, np.ndarray], now: _dt.datetime) -> tuple[list[Fact], list[Fact]]:
+        mem, store = self.mem, self.mem._store
+        if not claims:
+            return [], []
+        subject_ids = sorted({ids[c.subject] for c in claims})
+        work = Working(store.held(subject_ids), mem.registry.is_single)
+        fact_vecs = {
+            fid: np.frombuffer(b, dtype=np.float32)
+            for fid, b in store.vectors("FactVector", list(work.by_id)).items()
+        }
+        nli = mem._nli()
+        judge = Judge(nli.scores, mem.nli_threshold)
+        names = store.entity_names(subject_ids)
+        facts: list[Fact] = []
+        closed: list[Fact] = []
+        new_vectors: dict[str, bytes] = {}
+        for claim in claims:
+            sid = ids[claim.subject]
+            at = claim.valid_from or ep.reference_time
+            attr = mem.registry.key(claim.attribute) if claim.attribute else ""
+            current = current_of(work, sid, at)
+            why = f"extracted ({claim.rule or 'pattern'}) from episode {ep.id}"
+            if claim.correction:
+                target = correction_target(current, attr, claim.replaces)
+                if target is not None:
+                    closed.append(work.retract(target.id, now, f"correction: {claim.text}"))
+                    attr = attr or target.attribute
+                    at = claim.valid_from or target.valid_from  # the corrected value held since then
+                    current = current_of(work, sid, at)
+                    why = f"correction of {target.id} in episode {ep.id}"
+                if not attr or claim.value in ("", None):
+                    continue
+            elif claim.polarity in ("cease", "negate"):
+                targets = cessation_targets(current, attr, claim.value)
+                for t in targets:
+                    closed.append(work.end(t.id, at, now, f"{claim.polarity}: {claim.text}"))
+                if targets or claim.polarity == "cease" or not attr:
+                    continue
+                attr = f"not_{attr}"  # "I don't eat meat", with nothing to end: keep it as a fact
+            try:
+                draft = mem._draft(
+                    {"subject": names.get(sid, claim.subject), "attribute": attr, "value": claim.value,
+                     "text": claim.text, "valid_from": at, "valid_to": claim.valid_to,
+                     "provenance": ep.provenance, "source": ep.source_description or None,
+                     "confidence": claim.confidence},
+                    ep.group_id,
+                )
+            except InvalidInputError:
+                continue  # an extraction the store would refuse (e.g. valid_to before valid_from)
+            obj = ids.get(claim.value) if isinstance(claim.value, str) else None
+            single = mem.registry.is_single(draft.attribute)
+            vec = vectors.get(claim.text)
+            close = judge.contradicted(candidates(current, draft.attribute, vec, fact_vecs, single=single),
+                                       claim.text)
+            fact = draft._replace(episode_id=ep.id, why=why).fact(
+                sid, names.get(sid, claim.subject), obj, now, at)
+            rec = work.assert_fact(fact, close=close)
+            facts.append(rec)
+            if rec.id == fact.id and vec is not None:
+                fact_vecs[rec.id] = vec
+                new_vectors[rec.id] = _bytes(vec)
+            closed.extend(work.by_id[fid] for fid in rec.supersedes if fid in work.by_id)
+        store.apply(work.finish())
+        store.set_vectors("FactVector", new_vectors)
+        facts = [work.by_id.get(f.id, f) for f in facts]
+        return list({f.id: f for f in facts}.values()), closed
+
+
+def _new_id() -> str:
+    from ._memory import new_id
+
+    return new_id()
