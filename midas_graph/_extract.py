@@ -4,8 +4,7 @@
 :class:`Claim` s it states and the :class:`Mention` s of entities in it.
 :func:`extract_many` does the same for many messages with ``nlp.pipe``.
 
-What it reads (one clause at a time; see ``docs/extraction.md`` for the full
-list and the known gaps):
+What it reads (one clause at a time; the known gaps are listed at the end):
 
 - copular and possessive: "my X is Y", "X's Y is Z", "Y is my X",
   "X is a <job>" (job_title), "X is the CEO of Y", "I'm 34", "I'm married";
@@ -308,6 +307,7 @@ def _registry() -> AttributeRegistry:
 
 def _attr(raw: str) -> str:
     raw = raw.lower().replace("colour", "color").replace("-", "_")
+    raw = re.sub(r"^(?:fav|fave|favourite)_", "favorite_", raw)
     return _registry().key(raw)
 
 
@@ -446,6 +446,8 @@ def _ent_of(t):
 def _name_tokens(t) -> list:
     """The proper-name span headed by t: compounds, flat names, "of" names."""
     toks = [t]
+    if t.dep_ != "poss":
+        toks.extend(c for c in t.children if c.dep_ == "case" and c.i == t.i + 1)
     for c in t.children:
         if c.dep_ in ("compound", "flat", "nmod") and c.i < t.i and (c.pos_ in ("PROPN", "NUM") or c.text[:1].isupper()):
             toks.extend(x for x in c.subtree if x.dep_ not in ("det", "punct", "case") or x.dep_ == "case")
@@ -468,6 +470,8 @@ def _name_tokens(t) -> list:
 
 def _name_text(t) -> str:
     text = _text(_name_tokens(t))
+    if t.dep_ != "poss" and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") for c in t.children):
+        return text.strip()  # "I'm the head chef at Luigi's"
     return re.sub(r"\s*'s$", "", text).strip()
 
 
@@ -476,8 +480,10 @@ def _np_tokens(t, *, keep_adj: bool = True) -> list:
     toks = [t]
 
     def keep(x) -> bool:
+        if x.dep_ == "advmod" and x.i + 1 < len(x.doc) and x.doc[x.i + 1].tag_ == "HYPH":
+            return True  # "emotionally-driven"
         if x.dep_ in ("det", "predet", "advmod", "cc", "prep") and x.head.i != t.i:
-            return x.dep_ in ("cc",) and False
+            return False
         if x.is_punct and x.tag_ != "HYPH":
             return False
         if x.pos_ == "PRON" or x.lower_ in _DROP_ADJ:
@@ -660,7 +666,8 @@ def _owner(h, ctx: _Ctx) -> tuple[_Subj | None, bool]:
         o = _poss_owner(h, ctx)
         return o, True
     for c in h.children:
-        if c.dep_ == "compound" and c.i < h.i and (_is_name(c, ctx) or c.text.isupper() and len(c.text) > 1 and c.is_alpha):
+        if c.dep_ == "compound" and c.i < h.i and not any(ch.isdigit() for ch in c.text) and \
+                (_is_name(c, ctx) or c.text.isupper() and len(c.text) > 1 and c.is_alpha):
             return _Subj(_name_text(c), c.lower_ in ctx.names and c.lower_ == ctx.speaker.lower(), 0.9, False, c), True
     for c in h.children:
         if c.dep_ == "prep" and c.lower_ in ("of", "for") and c.i > h.i:
@@ -714,6 +721,8 @@ def _parse_number(t) -> tuple[float, str | None, list] | None:
     if num is None:
         # head is the unit: "180 ms", "5 kilos", "$5,000" (nummod child)
         n = _child(t, "nummod", "quantmod")
+        if t.ent_type_ in ("DATE", "TIME") and t.lemma_.lower() in ("day", "week", "month", "year", "decade", "night", "morning"):
+            return None
         if n is not None and n.like_num:
             num = word_number(n.text)
             if num is None:
@@ -804,6 +813,8 @@ def _is_question(sent) -> bool:
 def _verb_tense(v) -> str:
     """past | perfect | future | progressive | present."""
     auxes = [c for c in v.children if c.dep_ in ("aux", "auxpass")]
+    if not auxes and v.dep_ == "conj" and v.tag_ in ("VBG", "VBN") and v.head.pos_ in ("VERB", "AUX") and v.head.i != v.i:
+        return _verb_tense(v.head)  # "We're having dinner and enjoying lasagna"
     lows = {a.lower_ for a in auxes}
     lemmas = {a.lemma_.lower() for a in auxes}
     if "will" in lemmas or "'ll" in lows or "wo" in lows or "shall" in lemmas:
@@ -1209,6 +1220,16 @@ class _Extractor:
             tense = "present"
         if lemma in ("become", "marry") and tense in ("past", "perfect"):
             tense = "present"  # a change of state that still holds
+        if st is not None and subj_tok is None:
+            others = [c for c in st.children if c.dep_ == "conj" and c.pos_ in ("PROPN", "PRON", "NOUN")
+                      and not any(n.dep_ == "neg" for n in c.children)]
+            for o in others:
+                # "Tom and Anna got married", "My partner and I live in Oslo": one claim per subject
+                self._dispatch(v, o, lemma, pol, tense, time_verb)
+        self._dispatch(v, st, lemma, pol, tense, time_verb)
+
+    def _dispatch(self, v, st, lemma: str, pol: str, tense: str, time_verb) -> None:
+        ctx = self.ctx
         args = dict(v=v, st=st, pol=pol, tense=tense, tv=time_verb or v)
         if lemma == "be" or (lemma in ("become", "remain", "stay", "turn", "get") and _child(v, "attr", "acomp") is not None and lemma != "get") \
                 or (lemma == "get" and _child(v, "acomp") is not None and _child(v, "acomp").lower_ in _MARITAL):
@@ -1315,7 +1336,8 @@ class _Extractor:
                 fav = po.lemma_.lower() in ("favorite", "favourite", "fave") or any(
                     c.dep_ == "amod" and c.lower_ in ("favorite", "favourite") for c in po.children)
                 owner = _poss_owner(po, ctx) if fav else None
-                if owner is None or other.pos_ == "PRON" or other.lower_ in _BAD_OBJECTS:
+                if owner is None or other.pos_ == "PRON" or other.lower_ in _BAD_OBJECTS or \
+                        any(c.dep_ in ("relcl", "acl") for c in other.children):
                     return
                 if _is_name(other, ctx) and not (other.i == other.sent.start and other.ent_type_ not in _NAME_LABELS):
                     val, ent = _name_text(other), True
@@ -1367,9 +1389,10 @@ class _Extractor:
                 fav = True
             elif c.dep_ == "amod" and low in ("least",):
                 return None
-            elif c.dep_ == "compound" and (c.pos_ == "PROPN" or c.ent_type_ in _NAME_LABELS or c.text.isupper() and len(c.text) > 1):
+            elif c.dep_ == "compound" and not any(ch.isdigit() for ch in c.text) and \
+                    (c.pos_ == "PROPN" or c.ent_type_ in _NAME_LABELS or c.text.isupper() and len(c.text) > 1):
                 continue  # "the Apollo deadline", "the API latency": the owner, not the attribute
-            elif c.dep_ == "compound" and c.pos_ == "NOUN" or (c.dep_ == "compound" and not c.text[:1].isupper()):
+            elif c.dep_ == "compound" and (c.pos_ == "NOUN" or not c.text[:1].isupper() or any(ch.isdigit() for ch in c.text)):
                 mods.extend(x.lemma_.lower() for x in c.subtree if x.dep_ not in ("det", "punct"))
             elif c.dep_ == "amod" and low in ("native", "first", "maiden", "middle", "last", "full", "home", "mother", "due", "start", "end", "launch", "release"):
                 mods.append(low)
@@ -1393,6 +1416,8 @@ class _Extractor:
             a_low = attr.lower_
             a_lem = attr.lemma_.lower()
             det = _child(attr, "det")
+            if det is not None and det.lower_ == "no" and pol == "assert":
+                pol = "negate"  # "I'm no writer"
             num = _parse_number(attr) if attr.pos_ == "NUM" or attr.like_num else None
             # "I'm 34"
             if num is not None and subj.person and num[1] is None and 0 < num[0] < 125 and attr.text.isdigit() and tense != "past":
@@ -1675,8 +1700,12 @@ class _Extractor:
             return
         # number value: "response time is now 250ms", "the budget is $5,000", "my age is 34"
         if val_tok is None:
-            for p in preps:
-                if p.lower_ in ("at", "around", "about"):
+            cands = list(preps)
+            for c in v.children:
+                if c.dep_ == "advmod" and c.lower_ in ("down", "up", "back"):
+                    cands.extend(_children(c, "prep"))  # "the error rate is down to 0.5%"
+            for p in cands:
+                if p.lower_ in ("at", "around", "about", "to"):
                     po = _child(p, "pobj")
                     if po is not None and _parse_number(po) is not None:
                         val_tok = po
@@ -1750,6 +1779,8 @@ class _Extractor:
         phrase = key.replace("_", " ")
         if phrase in _DATE_ATTRS:
             return _DATE_ATTRS[phrase]
+        if "_" in key and key.endswith(("deadline", "_date", "birthday", "anniversary")):
+            return key  # "the Q3 deadline", "the report deadline"
         if lem in _DATE_ATTRS:
             return _DATE_ATTRS[lem]
         if acomp is not None and acomp.lower_ == "due":
@@ -1777,7 +1808,17 @@ class _Extractor:
                 continue
             if pl == "from":
                 continue
-            if not (_is_name(o, ctx) or o.lemma_.lower() in ("city", "town", "village", "suburb", "countryside", "country", "state", "area", "neighborhood", "apartment", "house", "flat")):
+            if not _is_name(o, ctx):
+                # "a small town near Lyon": keep the place only when it is anchored to a name
+                near = next((c for c in o.children if c.dep_ == "prep" and c.lower_ in ("near", "outside", "in", "of", "by")
+                             and _child(c, "pobj") is not None and _is_name(_child(c, "pobj"), ctx)), None)
+                if near is None or o.lemma_.lower() not in ("city", "town", "village", "suburb", "neighborhood", "neighbourhood",
+                                                              "area", "part", "outskirts", "countryside", "district"):
+                    continue
+                toks = [x for x in o.subtree if x.dep_ not in ("det",) and not x.is_punct and x.lower_ not in _DROP_ADJ]
+                self._emit(subj, "lives_in", _text(toks), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree),
+                           is_entity=False, conf=0.8, rule=rule)
+                done = True
                 continue
             if _ent_of(o) is not None and _ent_of(o).label_ in ("ORG",) and rule != "based_in" and head.lemma_ != "live":
                 pass
@@ -1935,8 +1976,9 @@ class _Extractor:
             if pl in ("at", "for") and o.lower_ not in ("home", "moment", "while", "least", "night"):
                 if o.lower_ in _BAD_OBJECTS or o.lemma_.lower() in ("hour", "day", "week", "month", "year", "people", "myself", "free", "money"):
                     continue
-                if not _is_name(o, ctx) and _child(o, "det") is None and _child(o, "poss") is None:
-                    continue
+                det = _child(o, "det")
+                if not _is_name(o, ctx) and (det is None or det.lower_ not in ("a", "an")):
+                    continue  # "I work at the shop": which shop is not said
                 if _child(o, "poss") is not None and _child(o, "poss").lower_ in ("my", "our"):
                     continue  # "I work for my dad" -- skip
                 val, ent = _value_of(o, ctx)
@@ -1972,7 +2014,7 @@ class _Extractor:
         t_eff = "present" if tense in ("past", "perfect") else tense
         if _is_name(o, ctx):
             ent = _ent_of(o)
-            if ent is not None and ent.label_ in _PLACE_LABELS:
+            if ent is not None and ent.label_ in ("LOC", "FAC"):
                 return
             self._emit(subj, "employer", _name_text(o), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(o.subtree), is_entity=True,
                        rule="join_employer", past_means_cease=False)
@@ -2122,6 +2164,17 @@ class _Extractor:
         if v.lemma_ == "have" and any(c.dep_ == "xcomp" for c in v.children):
             return  # "I have to go"
         o = _child(v, "dobj")
+        if o is None:
+            for c in _children(v, "ccomp"):
+                if c.lemma_.lower() in ("call", "name"):
+                    noun = next((x for x in c.children if x.dep_ in ("npadvmod", "nsubj", "nsubjpass", "dobj") and x.pos_ == "NOUN"), None)
+                    name = _child(c, "oprd", "attr")
+                    if noun is not None and name is not None and _is_name(name, ctx):
+                        lem = noun.lemma_.lower()
+                        key = f"has_{_PET_CANON.get(lem, lem)}" if lem in _PETS else _RELATIONS.get(lem, f"has_{lem}")
+                        self._emit(subj, key, _name_text(name), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(name.subtree),
+                                   is_entity=True, rule="have_named")
+                        return
         if o is None or o.pos_ == "PRON":
             return
         if any(c.dep_ == "det" and c.lower_ == "no" for c in o.children):
@@ -2214,6 +2267,8 @@ class _Extractor:
                 continue
             if any(c.dep_ in ("relcl", "acl", "ccomp") for c in oc.children) and oc.pos_ == "NOUN":
                 continue
+            if any(c.dep_ == "nummod" for c in oc.children):
+                continue  # "I'm keen on two projects"
             if oc.pos_ in ("VERB", "AUX"):
                 if oc.lemma_.lower() in ("be", "have", "do", "get", "make", "go", "take", "see", "know", "hear", "say", "think", "feel"):
                     continue
@@ -2369,6 +2424,13 @@ class _Extractor:
             if p.lower_ == "to" and po is not None:
                 self._emit(subj, "job_title", self._job_title(po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
                            rule="promoted_to", past_means_cease=False)
+                return
+        for x in _children(v, "xcomp"):
+            # "promoted to head of design" parsed as a to-infinitive
+            toks = [y for y in x.subtree if y.dep_ != "aux" and not y.is_punct]
+            if 0 < len(toks) <= 5:
+                self._emit(subj, "job_title", _text(toks).lower(), v=v, pol="assert", tense="present", tv=tv, value_toks=toks,
+                           rule="promoted_to", past_means_cease=False)
 
     def _h_become(self, v, st, pol, tense, tv) -> None:
         self._copular(v, st, pol, "present" if tense in ("past", "perfect") else tense, tv)
@@ -2495,6 +2557,39 @@ class _Extractor:
             self._emit(subj, "spouse", _name_text(o), v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), is_entity=True,
                        rule="married_to")
 
+    def _h_obsess(self, v, st, pol, tense, tv) -> None:
+        """ "I'm obsessed with Taylor Swift" -> likes."""
+        subj = self._subject(st)
+        if subj is None or not subj.person or tense in ("past", "future"):
+            return
+        for p in _children(v, "prep"):
+            o = _child(p, "pobj")
+            if p.lower_ == "with" and o is not None:
+                for val, ent, toks in self._pref_values(o):
+                    self._emit(subj, "likes", val, v=v, pol=pol, tense="present", tv=tv, value_toks=toks, is_entity=ent, rule="obsessed_with")
+
+    def _h_weigh(self, v, st, pol, tense, tv) -> None:
+        subj = self._subject(st)
+        o = _child(v, "dobj", "npadvmod", "attr")
+        if subj is None or not subj.person or o is None or tense not in ("present", "perfect"):
+            return
+        num = _parse_number(o)
+        if num is not None and num[1] in ("kg", "lb"):
+            n, unit, ntoks = num
+            self._emit(subj, "weight", _num_value(n, unit), v=v, pol=pol, tense="present", tv=tv, value_toks=ntoks + [o], unit=unit,
+                       number=n, rule="weigh")
+
+    def _h_give(self, v, st, pol, tense, tv) -> None:
+        """ "I gave up sugar" -> habit ceases."""
+        prt = _child(v, "prt")
+        subj = self._subject(st)
+        o = _child(v, "dobj")
+        if prt is None or prt.lower_ != "up" or subj is None or not subj.person or o is None or pol != "assert":
+            return
+        if tense not in ("past", "perfect") or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS or _child(o, "poss") is not None:
+            return
+        self._emit(subj, "habit", _np_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree), rule="gave_up")
+
     def _h_mean(self, v, st, pol, tense, tv) -> None:
         # "I meant that I live in Lisbon" -> ccomp handled by _predicates; bare objects by _bare_correction
         return
@@ -2619,7 +2714,8 @@ class _Extractor:
             return False
         n, unit, ntoks = num
         lem = h.lemma_.lower()
-        if not (lem in _METRICS or h.lower_ in _METRICS or key.split("_")[-1] in _METRICS or unit is not None):
+        if not (lem in _METRICS or h.lower_ in _METRICS or key.split("_")[-1] in _METRICS
+                or unit in _UNITS.values() or unit in _CURRENCY.values()):
             return False
         if st.pos_ == "PRON" and not transitive:
             return False
@@ -2665,6 +2761,8 @@ class _Extractor:
         ctx = self.ctx
         root = sent.root
         val_tok = None
+        if root.lemma_ == "mean" and root.tag_ != "VBD":
+            return  # "I mean, ..." is a filler; "I meant X" corrects
         if root.lemma_ == "mean":
             val_tok = _child(root, "dobj", "attr", "oprd")
             if val_tok is None:
@@ -2685,7 +2783,7 @@ class _Extractor:
                         po = _child(p, "pobj")
                         if po is not None:
                             val_tok = po
-        elif root.pos_ in ("PROPN", "NOUN", "NUM") and root.dep_ == "ROOT":
+        elif root.pos_ in ("PROPN", "NOUN", "NUM") and root.dep_ == "ROOT" and _CORR_STRONG.search(sent.text.lower()):
             val_tok = root
             if root.lower_ in ("correction", "sorry", "typo", "oops"):
                 cands = [c for c in root.children if c.dep_ in ("appos", "dep", "npadvmod", "conj") and c.pos_ in ("PROPN", "NOUN", "NUM")
@@ -2746,6 +2844,7 @@ _VERB_HANDLERS = {
     "grow": "_h_grow",
     "turn": "_h_turn",
     "mean": "_h_mean",
+    "obsess": "_h_obsess", "weigh": "_h_weigh", "give": "_h_give",
     "base": "_h_base",
     "marry": "_h_marry", "wed": "_h_marry",
 }

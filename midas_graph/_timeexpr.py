@@ -253,6 +253,9 @@ def resolve(text: str, ref: _dt.datetime, direction: int = 0) -> TimeRef | None:
         n = word_number(m.group(1))
         return None if n is None else _day(shift(ref_day, **_delta(n, m.group(2))))
     t = _LEADING.sub("", t)
+    # a time of day does not move the day: "10am tomorrow", "Friday at 3pm", "noon on May 3"
+    t = re.sub(r"(?:^|\s)(?:at\s+)?(?:\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|noon|midnight)(?=\s|$)", " ", t).strip(" ,")
+    t = _LEADING.sub("", t)
     t = re.sub(r"^the\s+(?=(?:day|week|month|year|end|beginning|start|middle|weekend)\b)", "the ", t)
     if not t or len(t) > 60:
         return None

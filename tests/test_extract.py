@@ -134,6 +134,27 @@ POSITIVE = [
     ("Melanie has two kids.", [("Melanie", "num_kids", 2, A)], True),
     ("Priya loves rock climbing.", [("Priya", "likes", "rock climbing", A)], True),
     ("My sister lives in Paris.", [("Dana's sister", "lives_in", "Paris", A)], True),
+    ("Tom and Anna got married in June.",
+     [("Tom", "marital_status", "married", A), ("Anna", "marital_status", "married", A)], True),
+    ("My partner and I live in Oslo.", [("Dana", "lives_in", "Oslo", A), ("Dana's partner", "lives_in", "Oslo", A)], True),
+    # more phrasings
+    ("I'm obsessed with Taylor Swift.", [("Dana", "likes", "Taylor Swift", A)], True),
+    ("My fav movie is Inception.", [("Dana", "favorite_movie", "Inception", A)], True),
+    ("Coconut milk ice cream is one of my favorites.", [("Dana", "likes", "coconut milk ice cream", A)], True),
+    ("We have a golden retriever called Max.", [("Dana", "has_dog", "Max", A)], True),
+    ("I'm the head chef at Luigi's.", [("Dana", "job_title", "head chef", A), ("Dana", "employer", "Luigi's", A)], True),
+    ("I was promoted to head of design.", [("Dana", "job_title", "head of design", A)], True),
+    ("I currently live in a small town near Lyon.", [("Dana", "lives_in", "small town near Lyon", A)], True),
+    ("I weigh 70 kilos.", [("Dana", "weight", "70 kg", A)], True),
+    ("The error rate is down to 0.5%.", [("Dana", "error_rate", "0.5%", A)], True),
+    ("The kickoff meeting is at 10am tomorrow.", [("Dana", "kickoff_meeting_date", "2024-03-07", A)], True),
+    ("The Q3 deadline is September 30.", [("Dana", "q3_deadline", "2024-09-30", A)], True),
+    ("I gave up sugar last month.", [("Dana", "habit", "sugar", C)], True),
+    ("I no longer work at Deloitte; I joined PwC in May.",
+     [("Dana", "employer", "Deloitte", C), ("Dana", "employer", "PwC", A)], True),
+    ("I'm a vegetarian, remember?", [("Dana", "diet", "vegetarian", A)], True),
+    ("I'm no writer.", [("Dana", "job_title", "writer", N)], True),
+    ("Caroline lives in Boston.", [("Caroline", "lives_in", "Boston", A)], True),
 ]
 
 
@@ -186,6 +207,19 @@ NEGATIVE = [
     # third-person pronouns are not resolved
     "She moved to Sweden last year.",
     "He works at Google.",
+    # chat-like turns that mention preferences or places without stating a standing fact
+    "Thanks for reminding me to focus on progress, not perfection.",
+    "I'm really enjoying my new job.",
+    "I love the idea and the acting.",
+    "Hey Nate, long time no see!",
+    "A fellow chef in the kitchen is always a great help!",
+    "J.K. Rowling is such an inspiring writer.",
+    "By the way, my mother came to see me two days ago.",
+    "I mean, it was fun, not boring.",
+    "I work on all kinds of cars at the shop.",
+    "I'm keen on two projects in particular.",
+    "I wish I lived in Italy.",
+    "Once I finish school I'll move to Seattle.",
 ]
 
 
