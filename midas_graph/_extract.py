@@ -288,7 +288,7 @@ _NUM_UNIT_RE = re.compile(r"^([$€£]?)(\d+(?:[.,]\d+)*)\s*([a-z%]+)?$", re.I)
 _CORR_STRONG = re.compile(
     r"\b(?:correction|i meant|i mean(?=[^,.!?]*\bnot\b)|i misspoke|scratch that|typo|my mistake|"
     r"my bad|i was wrong|(?:that|this)(?:'s| is| was) wrong|let me correct|to correct (?:my|that|myself)|"
-    r"i got (?:that|it) wrong|i mixed (?:that|it|them) up|not \w+,? but)\b", re.I)
+    r"i got (?:that|it) wrong|i mixed (?:that|it|them) up)\b", re.I)
 _CORR_WEAK = re.compile(r"\b(?:sorry|oops|whoops|actually|wait|no,)", re.I)
 
 _WH = frozenset({"what", "who", "whom", "whose", "which", "where", "when", "why", "how"})
@@ -345,7 +345,7 @@ def _is_neg(t) -> bool:
     return t.dep_ == "neg" or t.lower_ in ("never",)
 
 
-def _polarity(v) -> str:
+def _polarity(v, skip: frozenset | set = frozenset()) -> str:
     """assert | negate | cease from negation and "no longer" / "anymore" around a predicate.
 
     "I don't eat meat" -> negate; "I no longer eat meat", "I don't eat meat anymore",
@@ -358,6 +358,8 @@ def _polarity(v) -> str:
         if c.dep_ in ("acomp", "attr", "dobj", "xcomp", "prep"):
             scope.extend(x for x in c.children if x.dep_ in ("advmod", "neg", "npadvmod"))
     for c in scope:
+        if c.i in skip:
+            continue  # the "not" of a contrast ("in Lisbon, not in Porto") negates no clause
         low = c.lower_
         kids = [x.lower_ for x in c.children]
         if c.dep_ == "neg" or low == "never":
@@ -378,7 +380,7 @@ def _polarity(v) -> str:
 
 class _Ctx:
     __slots__ = ("speaker", "listener", "ref", "names", "claims", "mentions", "times", "sent_text",
-                 "correction", "replaces_tok", "doc", "used_corr")
+                 "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt")
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime):
         self.doc = doc
@@ -398,6 +400,9 @@ class _Ctx:
         self.correction = False
         self.replaces_tok = None
         self.used_corr = False
+        self.contrast_negs: set[int] = set()  # "not" tokens that mark a contrast, not a negated clause
+        self.negated: set[int] = set()  # tokens of the constituent a contrast rejects
+        self.alt: dict[int, Any] = {}  # rejected constituent -> its replacement ("not on Monday but on Tuesday")
 
 
 # --- entities / noun phrases ----------------------------------------------------
@@ -567,6 +572,37 @@ def _is_vocative(s) -> bool:
     return prev is None or prev.pos_ == "INTJ" or prev.lower_ in ("hey", "hi", "hello", "thanks", "yo", "oh", "wow", "dear", ",")
 
 
+class _Implicit:
+    """The dropped subject of a chat fragment ("Moved to Lisbon last week!"): the speaker."""
+
+    lower_ = "i"
+    text = "I"
+    lemma_ = "I"
+    pos_ = "PRON"
+    tag_ = "PRP"
+    dep_ = "nsubj"
+    ent_type_ = ""
+    ent_iob_ = "O"
+    children = ()
+    subtree = ()
+
+    def __init__(self, v):
+        self.i = v.i
+        self.head = v
+        self.doc = v.doc
+        self.sent = v.sent
+        self.idx = v.idx
+
+
+def _dropped_subject(v) -> bool:
+    """A past-tense fragment that starts the sentence: "Moved to Lisbon!", "Just started at Google!"."""
+    if v.dep_ != "ROOT" or not (v.tag_ in ("VBD", "VBN") or v.lower_ in ("got", "quit")) or v.lemma_ == "be":
+        return False
+    if any(c.dep_ in ("auxpass", "aux", "expl", "csubj") for c in v.children):
+        return False
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE") for t in v.doc[v.sent.start:v.i])
+
+
 def _subject_token(v):
     s = _child(v, "nsubj", "nsubjpass")
     if s is not None:
@@ -577,6 +613,8 @@ def _subject_token(v):
         # "Tim works at Meta": the parser sometimes makes a sentence-initial name an npadvmod
         if c.dep_ == "npadvmod" and c.i < v.i and c.i == c.sent.start and c.pos_ == "PROPN" and c.ent_type_ == "PERSON":
             return c
+    if _dropped_subject(v):
+        return _Implicit(v)
     h = v
     for _ in range(4):
         if h.dep_ in ("conj", "xcomp") and h.head.i != h.i:
@@ -901,6 +939,7 @@ class _Extractor:
             ctx.sent_text = sent.text.strip()
             low = sent.text.lower()
             strong = bool(_CORR_STRONG.search(low))
+            self._contrast_spans(sent)
             contrast = self._contrast(sent)
             ctx.correction = strong or carry_correction or (contrast is not None)
             ctx.replaces_tok = contrast
@@ -1018,6 +1057,8 @@ class _Extractor:
         """Time expressions qualifying predicate v: (timeref, prep, duration, text)."""
         out = []
         for toks, root, text in self.ctx.times:
+            if toks & self.ctx.negated:
+                continue  # "not on Monday but on Tuesday"
             if toks & value_toks:
                 rest = sorted(toks - value_toks)
                 if not rest or rest[-1] - rest[0] + 1 != len(rest):
@@ -1210,9 +1251,9 @@ class _Extractor:
             return
         st = subj_tok if subj_tok is not None else _subject_token(v)
         lemma = v.lemma_.lower()
-        pol = force_polarity or _polarity(v)
+        pol = force_polarity or _polarity(v, ctx.contrast_negs)
         if time_verb is not None and force_polarity is None:
-            p2 = _polarity(time_verb)
+            p2 = _polarity(time_verb, ctx.contrast_negs)
             if p2 != "assert":
                 pol = p2
         tense = _verb_tense(time_verb if time_verb is not None else v)
@@ -1274,6 +1315,8 @@ class _Extractor:
         if not attribute and not ctx.correction:
             return
         vt_set = {t.i for t in value_toks}
+        if vt_set and ctx.negated and vt_set <= ctx.negated:
+            return  # "in Lisbon, not in Porto": Porto is what is rejected
         vf, vt, pol = self._apply_time(tv or v, vt_set, state=state, polarity=pol, eff_tense=tense)
         if valid_from is not None:
             vf = valid_from
@@ -1412,6 +1455,8 @@ class _Extractor:
     def _copular_entity(self, subj: _Subj, v, st, attr, acomp, preps, pol, tense, tv) -> None:
         """Copular clause about a person or named thing."""
         ctx = self.ctx
+        if attr is not None and attr.i in ctx.alt:
+            attr = ctx.alt[attr.i]  # "I'm not a nurse but a doctor"
         if attr is not None:
             a_low = attr.lower_
             a_lem = attr.lemma_.lower()
@@ -1587,6 +1632,8 @@ class _Extractor:
         # ORG subject based in: "Acme is based in Berlin" handled via acomp 'based'
 
     def _is_job(self, t) -> bool:
+        if t.pos_ not in ("NOUN", "PROPN") and not (t.dep_ in ("attr", "pobj") and _child(t, "det") is not None):
+            return False  # "busy volunteering"; but "a paramedic" tagged ADJ is a noun
         lem = t.lemma_.lower()
         low = t.lower_
         if lem in _JOBS or low in _JOBS:
@@ -1666,6 +1713,7 @@ class _Extractor:
             date_tok = val_tok
         else:
             for p in preps:
+                p = ctx.alt.get(p.i, p)  # "not on Monday but on Tuesday"
                 o = _child(p, "pobj")
                 if o is not None and self._is_time_tok(o) and p.lower_ in ("on", "in", "at", "for", "by", "until"):
                     date_tok = o
@@ -2727,9 +2775,33 @@ class _Extractor:
         return True
 
     # ---- corrections
+    def _contrast_spans(self, sent) -> None:
+        """Find "X, not Y" and "not Y but X": the "not" negates Y, not the clause."""
+        ctx = self.ctx
+        ctx.contrast_negs, ctx.negated, ctx.alt = set(), set(), {}
+        doc = self.doc
+        for t in sent:
+            if t.lower_ != "not" or t.i + 1 >= sent.end:
+                continue
+            nxt = doc[t.i + 1]
+            x = nxt.head if nxt.pos_ == "DET" else nxt
+            if x.pos_ not in ("ADP", "NOUN", "PROPN", "NUM", "DET"):
+                continue
+            after_comma = t.i > sent.start and doc[t.i - 1].text == ","
+            alt = next((c for c in x.children if c.dep_ == "conj" and c.pos_ not in ("VERB", "AUX")
+                        and any(cc.dep_ == "cc" and cc.lower_ == "but" for cc in x.children)), None)
+            if after_comma or alt is not None:
+                ctx.contrast_negs.add(t.i)
+                ctx.negated.update(y.i for y in x.subtree if alt is None or y.i not in {z.i for z in alt.subtree})
+                if alt is not None:
+                    ctx.alt[x.i] = alt
+
     def _contrast(self, sent):
         """The token Y in "X, not Y" / "not Y but X" (the corrected value), or None."""
         nouns = ("PROPN", "NOUN", "NUM", "ADJ")
+        for xi in self.ctx.alt:
+            x = self.doc[xi]
+            return _child(x, "pobj") if x.pos_ == "ADP" and _child(x, "pobj") is not None else x
         for t in sent:
             if t.dep_ != "neg" or t.lower_ != "not":
                 continue
@@ -2750,6 +2822,8 @@ class _Extractor:
             doc = t.doc
             if t.i > sent.start and doc[t.i - 1].text == "," and t.i + 1 < sent.end:
                 nxt = doc[t.i + 1]
+                if nxt.pos_ == "ADP" and _child(nxt, "pobj") is not None:
+                    return _child(nxt, "pobj")  # "in Lisbon, not in Porto"
                 if nxt.pos_ in nouns or nxt.ent_type_ in _NAME_LABELS or nxt.text in _CURRENCY:
                     if nxt.text in _CURRENCY and t.i + 2 < sent.end:
                         nxt = doc[t.i + 2]
@@ -2789,7 +2863,8 @@ class _Extractor:
                 cands = [c for c in root.children if c.dep_ in ("appos", "dep", "npadvmod", "conj") and c.pos_ in ("PROPN", "NOUN", "NUM")
                          and not any(n.dep_ == "neg" for n in c.children)]
                 val_tok = cands[0] if cands else None
-        if val_tok is None or val_tok.pos_ == "PRON" or val_tok.lower_ in _BAD_OBJECTS or (ctx.replaces_tok is not None and val_tok.i == ctx.replaces_tok.i):
+        if val_tok is None or val_tok.pos_ in ("PRON", "ADJ", "ADV", "VERB") and val_tok.ent_type_ not in _NAME_LABELS \
+                or val_tok.lower_ in _BAD_OBJECTS or (ctx.replaces_tok is not None and val_tok.i == ctx.replaces_tok.i):
             return
         if self._is_time_tok(val_tok):
             tr = self._resolve_time_tok(val_tok, 1)
@@ -2825,7 +2900,7 @@ _VERB_HANDLERS = {
     "work": "_h_work",
     "join": "_h_join",
     "start": "_h_start", "begin": "_h_start",
-    "get": "_h_get",
+    "get": "_h_get", "got": "_h_get",
     "have": "_h_have", "own": "_h_own",
     "adopt": "_h_adopt", "buy": "_h_adopt", "rescue": "_h_adopt",
     "sell": "_h_sell",

@@ -155,6 +155,10 @@ POSITIVE = [
     ("I'm a vegetarian, remember?", [("Dana", "diet", "vegetarian", A)], True),
     ("I'm no writer.", [("Dana", "job_title", "writer", N)], True),
     ("Caroline lives in Boston.", [("Caroline", "lives_in", "Boston", A)], True),
+    # chat fragments without a subject are the speaker's
+    ("Moved to Lisbon last week!", [("Dana", "lives_in", "Lisbon", A)], True),
+    ("Just started at Google!", [("Dana", "employer", "Google", A)], True),
+    ("Got a job at Stripe.", [("Dana", "employer", "Stripe", A)], True),
 ]
 
 
@@ -220,6 +224,18 @@ NEGATIVE = [
     "I'm keen on two projects in particular.",
     "I wish I lived in Italy.",
     "Once I finish school I'll move to Seattle.",
+    "Went to the park yesterday.",
+    "Loved the concert.",
+    "Try hiking sometime.",
+    "Let's move to Berlin.",
+    "You should move to Berlin!",
+    "Moving to Berlin was the best decision.",
+    "I'm in Paris this week.",
+    "I live on coffee.",
+    "I hope you like Lisbon.",
+    "Do you still work at Google",
+    "My brother thinks I should move to Boston.",
+    "I don't know if I like it.",
 ]
 
 
@@ -290,6 +306,31 @@ def test_correction_resolved_within_message(nlp):
 def test_plain_update_is_not_a_correction(nlp):
     ex = run(nlp, "Actually I just moved to Lisbon.")
     assert [c.correction for c in ex.claims] == [False]
+
+
+CONTRASTS = [
+    # (text, attribute, value, replaces)
+    ("I live in Lisbon, not in Porto.", "lives_in", "Lisbon", "Porto"),
+    ("The meeting is not on Monday but on Tuesday.", "meeting_date", "2024-03-12", "2024-03-11"),
+    ("I'm not a nurse but a doctor.", "job_title", "doctor", "nurse"),
+    ("I meant Spanish, not Portuguese.", "", "Spanish", "Portuguese"),
+    ("Sorry, I meant $50,000, not $5,000.", "", "50000 USD", "5000 USD"),
+]
+
+
+@pytest.mark.parametrize("text,attribute,value,replaces", CONTRASTS, ids=[c[0][:40] for c in CONTRASTS])
+def test_contrast_is_a_correction_not_a_negation(nlp, text, attribute, value, replaces):
+    ex = run(nlp, text)
+    assert len(ex.claims) == 1, show(ex)
+    c = ex.claims[0]
+    assert (c.attribute, c.value, c.replaces, c.correction, c.polarity) == (attribute, value, replaces, True, A)
+    assert c.valid_from is None  # the rejected date qualifies nothing
+
+
+def test_negation_with_a_but_clause_stays_a_negation(nlp):
+    ex = run(nlp, "I'm not a nurse, but I volunteer at a clinic.")
+    assert triples(ex) == {("Dana", "job_title", "nurse", N)}
+    assert not ex.claims[0].correction
 
 
 def test_its_x_not_y(nlp):
