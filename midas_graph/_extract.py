@@ -7,44 +7,69 @@
 What it reads (one clause at a time; the known gaps are listed at the end):
 
 - copular and possessive: "my X is Y", "X's Y is Z", "Y is my X",
-  "X is a <job>" (job_title), "X is the CEO of Y", "I'm 34", "I'm married";
-- location: live in / move to / relocate to / settle in / be based in;
-  "moved out of X", "used to live in X" (cease);
+  "X is a <job>" (job_title), "X is the CEO of Y", "I'm 34", "I'm married",
+  "X is one of my favorites" (likes);
+- location: live in / move to / relocate to / settle in / be based in
+  (lives_in); "moved out of X", "used to live in X" (cease);
 - employment: work at/for, join, start at, get a job at, be hired by
   (employer); work as / be / become a <job>, be promoted to (job_title);
   leave / quit / resign from / be laid off (cease);
 - preferences: love / like / enjoy / adore -> likes, hate / dislike /
   can't stand -> dislikes, prefer -> prefers, "be into / a fan of / keen
-  on" -> likes, "my favo(u)rite X is Y" -> favorite_x;
+  on / obsessed with" -> likes, "my favo(u)rite X is Y" -> favorite_x;
 - having: "I have a dog named Rex" -> has_dog = Rex, "I have two kids"
-  -> num_kids = 2, "I have a car" -> has = car; speaks / eats / plays ...;
+  -> num_kids = 2, "I have a car" -> has = car; speaks / eats / drinks /
+  plays / drives / learning / studies;
 - dates of plans and events: "the launch is on May 3", "the deadline moved
   to Friday", "we pushed the launch to June", "the report is due Friday";
 - numbers: "response time is now 250ms", "latency dropped to 180 ms";
 - negation ("I don't like X": negate), cessation ("I no longer ...",
-  "... anymore", "I quit Y", "I stopped eating meat", past-tense states:
-  cease), corrections ("sorry, I meant X", "actually it's X, not Y",
-  "correction: ...").
+  "... anymore", "I quit Y", "I stopped eating meat", a past-tense state
+  without a date: cease), corrections ("sorry, I meant X", "actually it's
+  X, not Y", "correction: ...", "X, not Y", "not Y but X").
 
-Who: first person resolves to ``speaker``, second person to ``listener``
+Who: first person resolves to ``speaker`` (so does the dropped subject of a
+chat fragment: "Moved to Lisbon last week!"), second person to ``listener``
 (skipped when unknown), proper names to themselves, "my sister" to
-"<speaker>'s sister". Third-person pronouns are not resolved (no
-coreference): their clauses yield nothing. A plan, event date or metric
-with no owner in the sentence ("the deadline moved to Friday") belongs to
-the speaker.
+"<speaker>'s sister", conjoined subjects to one claim each. Third-person
+pronouns are not resolved (no coreference): their clauses yield nothing. A
+plan, event date or metric with no owner in the sentence ("the deadline
+moved to Friday") belongs to the speaker; a named owner ("the Apollo
+deadline", "Apollo's budget") is the subject.
 
-What it refuses (precision first): questions, hypotheticals ("if I moved to
-Paris", "I'd love to", "I might"), wishes and plans without a date ("I want
-to move", "I'm going to move"), reported beliefs ("I think ..."), deictic
-objects ("I love that!", "I love your photos"), past one-off episodes
-("I loved the concert").
+Values: names as written ("Lisbon", "St Mary's hospital"), common nouns in
+lower case without determiners ("golden retriever"), dates as ISO strings at
+their grain ("2024-05-03", "2024-06", "2024-W11"; a birthday without a year
+"--05-03"), counts as ints, measures as "<number> <unit>" with the unit
+normalised ("250 ms", "5000 USD", "99.5%"; also in ``number``/``unit``).
+Attribute names go through the registry's aliases (latency ->
+response_time, boss -> manager, launch_date -> release_date, love -> likes).
+
+What it refuses (precision first): questions (but not a statement with a
+tag: "I'm vegan, remember?"), hypotheticals ("if I moved to Paris", "I'd
+love to", "I might", "once I finish school I'll ..."), wishes and plans
+without a date ("I want to move", "I'm going to move"), hedged or reported
+beliefs ("I think ...", "my brother thinks I should ..."), deictic objects
+("I love that!", "I love your photos", "I love the idea"), past one-off
+episodes ("I loved the concert"), vocatives the parser mistakes for
+subjects ("Hey Nate, ...").
 
 Time: time expressions that qualify a claim's clause become ``valid_from``
-(and ``valid_to`` for a bounded past state: "I lived in Hamburg in 2019"),
-resolved against ``reference_time`` by :mod:`midas_graph._timeexpr`. For a
-``cease`` claim, ``valid_from`` is when the state ended. Dates that *are* the
-value ("the deadline is Friday") become ISO strings at their grain
-("2024-03-08", "2024-06", "2024-W11").
+(and ``valid_to`` for a bounded past state: "I lived in Hamburg in 2019",
+"from 2015 to 2018"), resolved against ``reference_time`` by
+:mod:`midas_graph._timeexpr`; a clause without one takes the time of a
+conjoined clause with the same subject. For a ``cease`` claim,
+``valid_from`` is when the state ended. A plan with a future date ("I'm
+moving to Rome next month") is kept with a future ``valid_from`` and lower
+confidence.
+
+Known gaps: no coreference (he/she/they/it), so a fact stated about an
+earlier-named person in a later sentence is lost; events that are not
+attribute changes ("I went to a support group yesterday") yield nothing;
+NER labels of the small model are unreliable, so "left X" is read as a
+place only when X is tagged GPE/LOC/FAC; nested possessors beyond one level
+("my sister's husband's job") are not followed; values are surface forms,
+so "NYC" and "New York" are two values until entity resolution merges them.
 """
 
 from __future__ import annotations
@@ -128,8 +153,6 @@ _REPORT_HEADS = frozenset({"tell", "say", "share", "mention", "announce", "know"
                            "mean", "find", "let", "update", "inform", "confirm", "note", "notice",
                            "remember", "guess", "turn", "hear", "excite", "happy", "glad", "thrill",
                            "proud", "report", "add", "admit", "explain", "write", "forget"})
-_NEG_WORDS = frozenset({"not", "n't", "never", "no", "nt"})
-_CEASE_ADV = frozenset({"anymore", "longer"})
 _DROP_ADJ = frozenset({"most", "many", "some", "all", "several", "various", "other", "more", "few", "certain","new", "current", "latest", "actual", "real", "official", "whole", "little",
                        "big", "huge", "great", "amazing", "awesome", "lovely", "beautiful", "nice",
                        "good", "cute", "wonderful", "fantastic", "incredible", "cool", "super",
@@ -289,7 +312,6 @@ _CORR_STRONG = re.compile(
     r"\b(?:correction|i meant|i mean(?=[^,.!?]*\bnot\b)|i misspoke|scratch that|typo|my mistake|"
     r"my bad|i was wrong|(?:that|this)(?:'s| is| was) wrong|let me correct|to correct (?:my|that|myself)|"
     r"i got (?:that|it) wrong|i mixed (?:that|it|them) up)\b", re.I)
-_CORR_WEAK = re.compile(r"\b(?:sorry|oops|whoops|actually|wait|no,)", re.I)
 
 _WH = frozenset({"what", "who", "whom", "whose", "which", "where", "when", "why", "how"})
 _QAUX = frozenset({"do", "does", "did", "are", "is", "was", "were", "can", "could", "would", "will",
@@ -313,10 +335,6 @@ def _attr(raw: str) -> str:
 
 # --- token helpers --------------------------------------------------------------
 
-def _low(t) -> str:
-    return t.lower_
-
-
 def _children(t, *deps: str) -> list:
     return [c for c in t.children if c.dep_ in deps]
 
@@ -339,10 +357,6 @@ def _text(tokens: Iterable) -> str:
                 if nxt.text not in ("'s", "’s", "'", "-") and t.text != "-":
                     out.append(" ")
     return "".join(out).strip()
-
-
-def _is_neg(t) -> bool:
-    return t.dep_ == "neg" or t.lower_ in ("never",)
 
 
 def _polarity(v, skip: frozenset | set = frozenset()) -> str:
@@ -815,10 +829,6 @@ def _num_value(num: float, unit: str | None) -> str | int | float:
 
 # --- the extractor ------------------------------------------------------------
 
-class _Sentence:
-    """Per-sentence state: the sentence, its claims, whether it is a correction."""
-
-
 _TAGS = frozenset({"remember", "right", "you know", "ok", "okay", "yeah", "no", "eh", "huh", "see", "lol", "haha",
                    "isn't it", "didn't i", "don't i", "wasn't it", "aren't i", "as you know", "you see", "innit"})
 
@@ -836,7 +846,6 @@ def _is_question(sent) -> bool:
             if tail in _TAGS and head and head[0].lower_ not in _WH and not (head[0].pos_ == "AUX" and head[0].dep_ != "nsubj"):
                 return False
         return True
-    first = toks[0]
     words = [t for t in toks if not t.is_punct]
     if not words:
         return True
@@ -945,7 +954,7 @@ class _Extractor:
             ctx.replaces_tok = contrast
             ctx.used_corr = False
             n_before = len(ctx.claims)
-            for v, inherited in self._predicates(sent):
+            for v in self._predicates(sent):
                 try:
                     self._predicate(v)
                 except (IndexError, KeyError, ValueError):  # defensive: odd parses
@@ -1021,12 +1030,6 @@ class _Extractor:
                           ("last", "next", "this", "past", "coming", "previous", "the") or c.like_num]
             ctx.times.append((frozenset(x.i for x in toks), t, _text(toks)))
 
-    def _time_tokens(self) -> set:
-        s = set()
-        for toks, _, _ in self.ctx.times:
-            s.update(toks)
-        return s
-
     def _is_time_tok(self, t) -> bool:
         for toks, _, _ in self.ctx.times:
             if t.i in toks:
@@ -1053,8 +1056,28 @@ class _Extractor:
             text = prep.lower_ + " " + text
         return resolve(text, self.ctx.ref, direction)
 
-    def _qualifiers(self, v, value_toks: set) -> list[tuple[TimeRef | None, str, dict | None, str]]:
-        """Time expressions qualifying predicate v: (timeref, prep, duration, text)."""
+    def _qualifiers(self, v, value_toks: set, *, share: bool = True) -> list[tuple[TimeRef | None, str, dict | None, str]]:
+        """Time expressions qualifying predicate v: (root token, prep, duration, text).
+
+        A predicate with no time of its own takes the one of a predicate it is
+        conjoined with ("I left Deloitte and started at KPMG last month").
+        """
+        out = self._own_qualifiers(v, value_toks)
+        if out or not share:
+            return out
+        partners = [c for c in v.children if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX")]
+        if v.dep_ == "conj" and v.head.pos_ in ("VERB", "AUX"):
+            partners.append(v.head)
+        for p in partners:
+            if _child(p, "nsubj", "nsubjpass") is not None and _subject_token(p) is not None and \
+                    _subject_token(v) is not None and _subject_token(p).lower_ != _subject_token(v).lower_:
+                continue  # another subject: "I moved in May and she joined in June"
+            got = self._own_qualifiers(p, value_toks)
+            if got:
+                return got
+        return out
+
+    def _own_qualifiers(self, v, value_toks: set) -> list[tuple[Any, str, dict | None, str]]:
         out = []
         for toks, root, text in self.ctx.times:
             if toks & self.ctx.negated:
@@ -1159,7 +1182,7 @@ class _Extractor:
         return vf, vt, polarity
 
     # ---- predicates
-    def _predicates(self, sent) -> list[tuple[Any, Any]]:
+    def _predicates(self, sent) -> list:
         root = sent.root
         out = []
         seen = set()
@@ -1168,7 +1191,7 @@ class _Extractor:
             if v.i in seen:
                 return
             seen.add(v.i)
-            out.append((v, None))
+            out.append(v)
             for c in v.children:
                 if c.dep_ == "conj" and c.pos_ in ("VERB", "AUX"):
                     add(c)
@@ -2015,7 +2038,6 @@ class _Extractor:
             return
         if tense == "future" or tense == "progressive" and any(c.lower_ in ("on",) for c in v.children):
             return
-        emitted = False
         for p in _children(v, "prep"):
             pl = p.lower_
             o = _child(p, "pobj")
@@ -2032,7 +2054,6 @@ class _Extractor:
                 val, ent = _value_of(o, ctx)
                 self._emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), is_entity=ent,
                            conf=1.0 if ent else 0.8, rule="work_at")
-                emitted = True
             elif pl == "as":
                 if self._is_job(o) or _child(o, "det") is not None:
                     self._emit(subj, "job_title", self._job_title(o), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), rule="work_as")
@@ -2040,7 +2061,6 @@ class _Extractor:
                     if emp is not None:
                         val, ent = _value_of(emp, ctx)
                         self._emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(emp.subtree), is_entity=ent, rule="work_as_at")
-                    emitted = True
             elif pl == "in" and _is_name(o, ctx) and (_ent_of(o) is None or _ent_of(o).label_ in _PLACE_LABELS):
                 self._emit(subj, "work_location", _name_text(o), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), is_entity=True,
                            conf=0.8, rule="work_in")
@@ -2115,22 +2135,19 @@ class _Extractor:
 
     def _job_noun(self, subj, o, v, pol, tense, tv, *, rule: str) -> None:
         ctx = self.ctx
-        found = False
         for p in _children(o, "prep") + _children(v, "prep"):
             po = _child(p, "pobj")
             if po is None or self._is_time_tok(po):
                 continue
-            if p.lower_ in ("at", "with", "for") and (_is_name(po, ctx) or _child(po, "det") is not None) and po.lower_ not in _BAD_OBJECTS:
+            det = _child(po, "det")
+            if p.lower_ in ("at", "with", "for") and (_is_name(po, ctx) or det is not None and det.lower_ in ("a", "an")) \
+                    and po.lower_ not in _BAD_OBJECTS:
                 val, ent = _value_of(po, ctx)
                 self._emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree), is_entity=ent,
                            rule=rule, past_means_cease=False, conf=1.0 if ent else 0.8)
-                found = True
             elif p.lower_ == "as" and (self._is_job(po) or _child(po, "det") is not None):
                 self._emit(subj, "job_title", self._job_title(po), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree),
                            rule=rule, past_means_cease=False)
-                found = True
-        # "a new job as a nurse" may attach to the noun; "a teaching job" -> skip
-        return None
 
     def _h_get(self, v, st, pol, tense, tv) -> None:
         ctx = self.ctx

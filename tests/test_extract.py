@@ -355,6 +355,7 @@ VALID_FROM = [
     ("Caroline moved to Sweden last year.", "lives_in", "2023-01-01", None),
     ("I'm moving to Rome next month.", "lives_in", "2024-04-01", None),
     ("I turned 40 last week.", "age", "2024-02-26", None),
+    ("I left Deloitte and started at KPMG last month.", "employer", "2024-02-01", None),  # shared by both verbs
 ]
 
 
@@ -367,6 +368,12 @@ def test_valid_from(nlp, text, attribute, vf, vt):
     assert c.valid_from == d(vf), (c.valid_from, show(ex))
     assert c.valid_to == (d(vt) if vt else None)
     assert c.valid_from.tzinfo is not None
+
+
+def test_time_not_shared_with_a_conjunct_that_has_its_own(nlp):
+    ex = run(nlp, "I moved to Berlin in 2019 and started at Zalando last month.")
+    vf = {c.attribute: c.valid_from for c in ex.claims}
+    assert vf == {"lives_in": d("2019-01-01"), "employer": d("2024-02-01")}
 
 
 def test_no_time_expression_no_valid_from(nlp):
