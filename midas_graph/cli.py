@@ -86,24 +86,31 @@ def _print_json(obj) -> None:
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=2) + "\n")
 
 
-def facts_table(facts: list[Fact], title: str, *, why: bool = True) -> Table:
+def facts_table(facts: list[Fact], title: str, *, why: bool = True, ids: bool = True) -> Table:
+    """A timeline table of fact versions (the attribute column is left out
+    when all rows share one)."""
     table = Table(title=title, title_justify="left", show_lines=False)
-    table.add_column("attribute", style="cyan", no_wrap=True)
+    one_attribute = len({f.attribute for f in facts}) == 1 and why
+    if not one_attribute:
+        table.add_column("attribute", style="cyan", no_wrap=True)
     table.add_column("value", style="bold", min_width=8, overflow="fold")
     table.add_column("valid", no_wrap=True)
     table.add_column("recorded", no_wrap=True)
     table.add_column("status", no_wrap=True)
-    table.add_column("id", style="dim", no_wrap=True)
+    if ids:
+        table.add_column("id", style="dim", no_wrap=True)
     if why:
-        table.add_column("why", style="dim")
+        table.add_column("why", style="dim", min_width=24)
     styles = {"current": "green", "superseded": "yellow", "retracted": "red", "revised": "dim", "ended": "blue"}
     for f in facts:
         status = f.status
-        row = [
-            f.attribute, str(f.value), f"{_when(f.valid_from)} → {_when(f.valid_to)}",
-            f"{_when(f.recorded_at)} → {_when(f.expired_at)}",
-            f"[{styles.get(status, '')}]{status}[/]", f"{_short(f.id)}.v{f.version}",
+        row = [] if one_attribute else [f.attribute]
+        row += [
+            str(f.value), f"{_when(f.valid_from)} → {_when(f.valid_to)}",
+            f"{_when(f.recorded_at)} → {_when(f.expired_at)}", f"[{styles.get(status, '')}]{status}[/]",
         ]
+        if ids:
+            row.append(f"{_short(f.id)}.v{f.version}")
         if why:
             reason = f.expire_reason if f.expired_at is not None else f.reason
             if f.superseded_by and f.expired_at is None:
@@ -282,11 +289,12 @@ def stats() -> None:
 @app.command("demo")
 def demo(
     db: Optional[str] = typer.Option(None, help="Keep the demo memory in this file (default: in memory)."),
+    facts: bool = typer.Option(False, "--facts", help="Replay typed facts instead of a conversation."),
 ) -> None:
-    """Build a memory from a bundled sample of changing facts and show its timeline."""
-    from ._demo import run
+    """Build a memory from a bundled multi-day conversation and show how its beliefs changed."""
+    from ._demo import run, run_conversation
 
-    run(out, path=db, engine=settings.engine)
+    (run if facts else run_conversation)(out, path=db, engine=settings.engine)
 
 
 def main(argv: list[str] | None = None) -> int:

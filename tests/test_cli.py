@@ -97,9 +97,18 @@ def test_import_plain_rows_and_bad_lines(cli, tmp_path):
     assert len(json.loads(out)) == 2  # nothing from the bad files was written
 
 
-def test_demo_runs(capsys):
-    assert main(["demo"]) == 0
+def test_typed_demo_runs(capsys):
+    assert main(["demo", "--facts"]) == 0
     out = capsys.readouterr().out
     assert "as believed on 2024-06-02? → Porto" in out
     assert "as believed on 2024-08-01? → Lisbon" in out
     assert "late arrival" in out
+
+
+def test_conversation_demo_runs(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert "as believed on 2024-03-10T10:01? → Porto" in out
+    assert "as believed now? → Lisbon" in out
+    assert "now → 2024-05-06" in out
+    assert "retracted: correction" in out and "ended: cease" in out
