@@ -242,6 +242,8 @@ _WORKPLACES = frozenset("""hospital clinic school university college startup com
 store shop restaurant bakery cafe café library museum hotel nonprofit charity factory warehouse office practice newspaper
 magazine publisher church nursery kindergarten daycare gym salon pharmacy airline airport station council ministry
 department court prison farm winery brewery theater theatre orchestra band zoo""".split())
+_GENERIC_MODS = frozenset({"product", "project", "team", "company", "official", "final", "big", "public", "main",
+                           "actual", "new", "current", "next", "upcoming", "planned", "scheduled", "whole"})
 _COMMON_SUBJECTS = frozenset("""everything nothing something anything life work school coffee tea food music art
 painting pottery family love time weather traffic money health business dinner lunch breakfast water home
 travel nature sleep stuff yoga running cooking sport sports chocolate wine beer reading writing dancing""".split())
@@ -431,6 +433,7 @@ def _is_name(t, ctx: _Ctx) -> bool:
         return False
     det = _child(t, "det")
     if det is not None and (det.lower_ in ("a", "an", "another", "every", "each", "any", "some", "no")
+                            and t.ent_type_ != "PRODUCT"
                             or det.lower_ == "the" and t.ent_type_ in ("PERSON", "")):
         return False
     if any(c.dep_ == "amod" and c.lower_ == "fellow" or c.dep_ == "compound" and c.pos_ == "NOUN" and c.text.islower()
@@ -658,7 +661,7 @@ def _resolve_subject(s, ctx: _Ctx) -> _Subj | None:
     if rel is not None:
         owner = _poss_owner(s, ctx)
         if owner is not None:
-            return _Subj(f"{owner.name}'s {s.lemma_.lower() if s.lower_ not in _RELATIONS else s.lower_}", False,
+            return _Subj(f"{owner.name}'s {s.lower_}", False,
                          0.8, s.lower_ not in _PETS, s)
         return None
     if _is_name(s, ctx):
@@ -716,6 +719,11 @@ def _owner(h, ctx: _Ctx) -> tuple[_Subj | None, bool]:
     p = _child(h, "poss")
     if p is not None:
         o = _poss_owner(h, ctx)
+        if o is None and p.pos_ == "NOUN" and _relation_key(p) is None and p.lemma_.lower() not in _STOP_HEADS:
+            det = _child(p, "det")
+            if det is not None and det.lower_ in ("the", "our", "my"):
+                # "the app's load time", "our company's headcount": the thing is the subject
+                return _Subj(_np_text(p), False, 0.8, False, p), True
         return o, True
     for c in h.children:
         if c.dep_ == "compound" and c.i < h.i and not any(ch.isdigit() for ch in c.text) and \
@@ -1739,8 +1747,8 @@ class _Extractor:
                 p = ctx.alt.get(p.i, p)  # "not on Monday but on Tuesday"
                 o = _child(p, "pobj")
                 if o is not None and self._is_time_tok(o) and p.lower_ in ("on", "in", "at", "for", "by", "until"):
-                    date_tok = o
-                    break
+                    if date_tok is None or (self._resolve_time_tok(date_tok, 1) is None and self._resolve_time_tok(o, 1) is not None):
+                        date_tok = o  # "at 6am on Friday": the day, not the hour
             if date_tok is None and val_tok is None:
                 for c in v.children:
                     if c.dep_ in ("npadvmod", "attr", "dobj") and self._is_time_tok(c) and c.i > h.i:
@@ -1788,6 +1796,8 @@ class _Extractor:
                 if lem in _STOP_HEADS and num[1] is None:
                     return
                 n, unit, ntoks = num
+                if tense == "past" and pol == "assert" and not self._qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
+                    return  # "our Q2 revenue was $1.2M": a past measurement; nothing says what it is now
                 self._emit(owner, key, _num_value(n, unit), v=v, pol=pol, tense=tense, tv=tv, value_toks=ntoks + [val_tok],
                            unit=unit, number=n, rule="copular_number", conf=1.0)
                 return
@@ -1847,6 +1857,11 @@ class _Extractor:
     def _date_key(self, h, key: str, acomp) -> str | None:
         low = h.lower_
         lem = h.lemma_.lower()
+        # "the product launch", "the project deadline": generic modifiers name no other date
+        parts = key.split("_")
+        while len(parts) > 1 and parts[0] in _GENERIC_MODS:
+            parts = parts[1:]
+        key = "_".join(parts)
         phrase = key.replace("_", " ")
         if phrase in _DATE_ATTRS:
             return _DATE_ATTRS[phrase]
@@ -1952,6 +1967,9 @@ class _Extractor:
             if not quals:
                 return
             tense_eff = "future"
+        for c in v.children:
+            if c.dep_ == "advmod" and c.lower_ in ("back", "home", "away", "over", "out"):
+                preps = preps + _children(c, "prep")  # "moving back to Chicago"
         for p in preps:
             if p.lower_ in ("to", "into", "in"):
                 o = _child(p, "pobj")
@@ -2119,6 +2137,14 @@ class _Extractor:
             self._job_noun(subj, o, v, pol, t_eff, tv, rule="start_job")
             return
         if o is not None and o.lemma_.lower() in ("business", "company", "startup", "podcast", "blog", "channel", "bakery", "shop", "band"):
+            return
+        if o is not None and o.lemma_.lower() in ("college", "school", "university", "uni", "grad", "kindergarten", "class", "course",
+                                                  "degree", "phd", "masters", "program", "programme"):
+            for p in _children(v, "prep") + _children(o, "prep"):
+                po = _child(p, "pobj")
+                if p.lower_ in ("at", "in") and po is not None and _is_name(po, ctx) and not self._is_time_tok(po):
+                    self._emit(subj, "school", _name_text(po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
+                               is_entity=True, rule="start_school", past_means_cease=False)
             return
         for p in _children(v, "prep"):
             if p.lower_ in ("at", "with"):
@@ -2403,6 +2429,9 @@ class _Extractor:
         if pol == "negate" and any(c.lower_ in ("ca", "can", "could") for c in v.children):
             subj = self._subject(st)
             o = _child(v, "dobj")
+            if o is None:  # "I can't stand cilantro" with the object tagged as an adverb
+                o = next((c for c in v.children if c.i > v.i and c.dep_ in ("advmod", "npadvmod", "oprd", "dep", "attr")
+                          and c.pos_ in ("NOUN", "PROPN", "ADJ") and c.lower_ not in ("anymore", "much", "long")), None)
             if subj is not None and o is not None and o.lower_ not in _BAD_OBJECTS and o.pos_ != "PRON":
                 val, ent = _value_of(o, self.ctx)
                 self._emit(subj, "dislikes", val, v=v, pol="assert", tense="present", tv=tv, value_toks=list(o.subtree), is_entity=ent, rule="cant_stand")
