@@ -238,7 +238,9 @@ class Ingest:
                 if not attr or claim.value in ("", None):
                     continue
             elif claim.polarity in ("cease", "negate"):
-                targets = cessation_targets(current, attr, claim.value)
+                # "I quit in May" may be said of a belief recorded as starting later:
+                # end what holds when it is said (Working.end never ends before a start).
+                targets = cessation_targets(current_of(work, sid, max(at, ep.reference_time)), attr, claim.value)
                 for t in targets:
                     closed.append(work.end(t.id, at, now, f"{claim.polarity}: {claim.text}"))
                 if targets or claim.polarity == "cease" or not attr:

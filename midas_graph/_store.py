@@ -337,6 +337,10 @@ class Store:
             current = version
         return current
 
+    def checkpoint(self) -> None:
+        """Fold the write-ahead log into the database file."""
+        self.q("CHECKPOINT")
+
     def meta(self, key: str) -> str | None:
         rows = self.q("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
         return rows[0][0] if rows else None
@@ -556,6 +560,66 @@ class Store:
         where = (" WHERE " + " AND ".join(conds)) if conds else ""
         rows = self.q(f"{head}{where} RETURN {_FACT_RETURN}", params)
         return [row_to_fact(r) for r in rows]
+
+    def facts_with_object(self, entity_ids: Sequence[str], *, valid_at=None, known_at=None) -> list[Fact]:
+        """Versions whose value is one of the entities (the walk's reverse edge)."""
+        out = []
+        for eid in entity_ids:
+            conds, params = ["true"], {"s": eid}
+            if known_at is not None:
+                conds.append("f.recorded_at <= $k AND f.expired_at > $k")
+                params["k"] = to_db(known_at)
+            if valid_at is not None:
+                conds.append("f.valid_from <= $t AND f.valid_to > $t")
+                params["t"] = to_db(valid_at)
+            rows = self.q(
+                "MATCH (e:Entity {id: $s})<-[:OBJECT]-(f:Fact) WITH f WHERE " + " AND ".join(conds)
+                + f" RETURN {_FACT_RETURN}", params,
+            )
+            out.extend(row_to_fact(r) for r in rows)
+        return out
+
+    def episodes_mentioning(self, entity_ids: Sequence[str], limit: int = 200) -> dict[str, list[str]]:
+        """Episode ids that mention each entity (most recent first)."""
+        out = {}
+        for eid in entity_ids:
+            rows = self.q(
+                "MATCH (e:Entity {id: $s})<-[:MENTIONS]-(p:Episode) "
+                "RETURN p.id ORDER BY p.reference_time DESC LIMIT $n",
+                {"s": eid, "n": limit},
+            )
+            out[eid] = [r[0] for r in rows]
+        return out
+
+    def episodes_by_id(self, ids: Sequence[str]) -> list[Episode]:
+        if not ids:
+            return []
+        rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_EPISODE_RETURN}", {"ids": list(ids)})
+        return [row_to_episode(r) for r in rows]
+
+    def visible_by_id(self, fact_ids: Sequence[str], *, valid_at, known_at, probe: int = 4) -> list[Fact]:
+        """The version of each belief visible at (valid_at, known_at), if any.
+        Versions are probed by key (``id:1`` .. ``id:probe``, more if needed)."""
+        out: list[Fact] = []
+        pending, start = list(dict.fromkeys(fact_ids)), 1
+        while pending:
+            vids = [f"{i}:{v}" for i in pending for v in range(start, start + probe)]
+            rows = self.q(f"UNWIND $v AS x MATCH (f:Fact {{vid: x}}) RETURN {_FACT_RETURN}", {"v": vids})
+            facts = [row_to_fact(r) for r in rows]
+            out.extend(f for f in facts if f.held_at(known_at) and f.valid_at(valid_at))
+            last = {f.id for f in facts if f.version == start + probe - 1}
+            pending, start = [i for i in pending if i in last], start + probe
+        return out
+
+    def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """(fact id, text) of every belief with a held version, and (episode id,
+        content) of every episode, of one group: what recall indexes."""
+        facts = self.q(
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf RETURN DISTINCT f.id, f.text",
+            {"g": group_id, "inf": FOREVER},
+        )
+        episodes = self.q("MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.content", {"g": group_id})
+        return [(i, t) for i, t in facts], [(i, c) for i, c in episodes]
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
         """Every stored version in the database, in a stable order (for export)."""
