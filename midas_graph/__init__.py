@@ -11,7 +11,10 @@ from ._errors import (
     NotFoundError,
     SchemaVersionError,
 )
+from ._context import Context, ContextItem
+from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
+from ._recall import Hit
 from ._registry import AttributeRegistry
 from ._types import Entity, Episode, EpisodeResult, Fact
 
@@ -19,15 +22,20 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AttributeRegistry",
+    "Context",
+    "ContextItem",
     "EngineError",
     "Entity",
     "Episode",
     "EpisodeResult",
     "Fact",
+    "GuardDecision",
+    "Hit",
     "InvalidInputError",
     "Memory",
     "MidasError",
     "NotFoundError",
     "SchemaVersionError",
+    "guard_reliance",
     "__version__",
 ]

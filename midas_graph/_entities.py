@@ -67,7 +67,7 @@ class EntityIndex:
         if g is None:
             g = _Group()
             for eid, name, vec in self._store.entity_vectors(group_id):
-                g.add(eid, name, None if vec is None else np.asarray(vec, dtype=np.float32))
+                g.add(eid, name, None if vec is None else np.frombuffer(vec, dtype=np.float32))
             self._groups[group_id] = g
         return g
 

@@ -17,7 +17,11 @@ from ._time import Clock, MonotonicClock, TimeLike, parse_time
 from . import _episodes
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
+from ._guard import GuardDecision, guard_reliance
+
 if TYPE_CHECKING:
+    from ._context import Context
+    from ._recall import Hit
     from .models import NLI, Embedder
 
 def new_id() -> str:
@@ -128,6 +132,7 @@ class Memory:
         self._nli_obj = nli
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
+        self._recall: Any = None
         self._clock = MonotonicClock(clock)
         last = self._store.meta("last_tx")
         if last:
@@ -362,6 +367,76 @@ class Memory:
         if self._ingest is None:
             self._ingest = _episodes.Ingest(self)
         return self._ingest
+
+    # -- recall and context ---------------------------------------------------------
+    def recall(
+        self,
+        query: str,
+        *,
+        k: int = 10,
+        valid_at: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        group_id: str = "default",
+        speaker: str = "user",
+    ) -> list[Hit]:
+        """The ``k`` facts and episodes most relevant to ``query``, best first,
+        among those visible at ``(valid_at, known_at)`` (both default to now).
+
+        Graph walk from the entities the query names (first person =
+        ``speaker``), BM25 and vector similarity, fused by reciprocal rank;
+        each hit says which rankers found it (``why``).
+        """
+        _text(query, "query")
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise InvalidInputError("k", "must be a positive integer")
+        now = self.now()
+        t = parse_time(valid_at, "valid_at")
+        kt = parse_time(known_at, "known_at") or now
+        return self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
+                                       speaker=speaker, explicit_valid=t is not None)
+
+    def context(
+        self,
+        query: str,
+        *,
+        budget_tokens: int = 512,
+        valid_at: TimeLike | None = None,
+        known_at: TimeLike | None = None,
+        group_id: str = "default",
+        speaker: str = "user",
+    ) -> Context:
+        """A grounded, time-stamped context for ``query`` within ``budget_tokens``
+        (MiniLM tokens), or an explicit abstention.
+
+        ``abstain`` is True, with a ``reason``, when the entity or attribute
+        asked about is not grounded in what the memory holds (no near-miss
+        lines are handed over). Superseded beliefs appear only for questions
+        about the past or about change, marked as such.
+        """
+        from ._context import assemble
+
+        _text(query, "query")
+        if not isinstance(budget_tokens, int) or isinstance(budget_tokens, bool) or budget_tokens < 16:
+            raise InvalidInputError("budget_tokens", "must be an integer of at least 16")
+        now = self.now()
+        t = parse_time(valid_at, "valid_at")
+        kt = parse_time(known_at, "known_at") or now
+        return assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
+                        group_id=group_id, speaker=speaker, explicit_valid=t is not None)
+
+    def guard_reliance(self, items: Iterable[Any], use: str, *, approved: Iterable[str] = ()) -> GuardDecision:
+        """Which memories may back ``use``: ``"planning"`` (anything may) or
+        ``"action"`` (an external or destructive step: only
+        ``user_confirmation`` provenance, or items whose ids the user has
+        just approved). Invalid items are excluded, not the whole bundle."""
+        return guard_reliance(items, use, approved=approved)
+
+    def _recaller(self):
+        if self._recall is None:
+            from ._recall import Recaller
+
+            self._recall = Recaller(self)
+        return self._recall
 
     # -- reads -----------------------------------------------------------------
     def entity(self, name: str, *, group_id: str = "default") -> Entity | None:

@@ -74,6 +74,10 @@ class AttributeRegistry:
                 self._keys[raw] = key
         return key
 
+    def spellings(self, key: str) -> list[str]:
+        """The other spellings registered for a key (``employer`` -> works_at, company, ...)."""
+        return [alias for alias, k in self.aliases.items() if k == key]
+
     def is_single(self, key: str) -> bool:
         card = self.cardinality.get(key)
         if card is None:

@@ -215,6 +215,7 @@ class Store:
             ) from exc
         self._lock = threading.RLock()
         self._raw = None
+        self.generation = 0  # committed write transactions (readers' caches key on it)
         self._prepared: dict[str, Any] = {}
         self._in_tx = False
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
@@ -291,6 +292,7 @@ class Store:
             self._in_tx = False
             self._slots_seen = {}
             self.q("COMMIT")
+            self.generation += 1
 
     def close(self) -> None:
         with self._lock:
@@ -589,6 +591,14 @@ class Store:
                 {"s": eid, "n": limit},
             )
             out[eid] = [r[0] for r in rows]
+        return out
+
+    def facts_from_episodes(self, episode_ids: Sequence[str]) -> dict[str, list[Fact]]:
+        """Every version of the facts each episode stated."""
+        out: dict[str, list[Fact]] = {}
+        for eid in episode_ids:  # one walk each: a chained UNWIND walk scans on this engine
+            rows = self.q(f"MATCH (p:Episode {{id: $id}})<-[:FROM_EPISODE]-(f:Fact) RETURN {_FACT_RETURN}", {"id": eid})
+            out[eid] = [row_to_fact(r) for r in rows]
         return out
 
     def episodes_by_id(self, ids: Sequence[str]) -> list[Episode]:

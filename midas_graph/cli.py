@@ -279,6 +279,85 @@ def history(
     out.print(facts_table(facts, f"History of {facts[0].subject}"))
 
 
+@app.command("add-episode")
+def add_episode(
+    content: str = typer.Argument(..., help="The message or text, verbatim ('-' reads stdin)."),
+    speaker: str = typer.Option("user", help="Who said it (first person resolves to them)."),
+    reference_time: Optional[str] = typer.Option(None, help="When it was said (ISO-8601; default now)."),
+    group: str = typer.Option("default", help="Tenant group."),
+    provenance: str = typer.Option("observation", help="planning | action | observation | user_confirmation"),
+    as_json: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """Store a message and the facts it states (spaCy + local NLI, no LLM)."""
+    if content == "-":
+        content = sys.stdin.read()
+    with _memory() as mem:
+        r = mem.add_episode(content, speaker=speaker, reference_time=reference_time, group_id=group,
+                            provenance=provenance)
+    if as_json:
+        _print_json({"episode": r.episode.to_dict(), "facts": [f.to_dict() for f in r.facts],
+                     "superseded": [f.to_dict() for f in r.superseded],
+                     "entities": [e.name for e in r.entities]})
+        return
+    out.print(f"episode {r.episode.id}: {len(r.facts)} fact(s), {len(r.superseded)} closed", highlight=False)
+    for f in r.facts:
+        out.print(f"  + {f.subject}.{f.attribute} = {f.value}", highlight=False, markup=False)
+    for f in r.superseded:
+        out.print(f"  - {f.subject}.{f.attribute} = {f.value} ({f.status})", highlight=False, markup=False)
+
+
+@app.command("recall")
+def recall(
+    query: str = typer.Argument(..., help="What to look for."),
+    k: int = typer.Option(10, "-k", min=1, help="How many hits."),
+    valid_at: Optional[str] = typer.Option(None, help="World time (default now)."),
+    known_at: Optional[str] = typer.Option(None, help="Memory time (default now)."),
+    group: str = typer.Option("default", help="Tenant group."),
+    speaker: str = typer.Option("user", help="Who asks (first person)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """Facts and episodes most relevant to QUERY (graph + BM25 + vectors, fused)."""
+    with _memory() as mem:
+        hits = mem.recall(query, k=k, valid_at=valid_at, known_at=known_at, group_id=group, speaker=speaker)
+    if as_json:
+        _print_json([{"kind": h.kind, "id": h.id, "text": h.text, "score": round(h.score, 6),
+                      "source": h.source, "source_name": h.source_name, "time": h.time.isoformat(),
+                      "why": h.why} for h in hits])
+        return
+    table = Table(title=f"recall: {query}", title_justify="left")
+    for col in ("score", "kind", "text", "time", "source", "found by"):
+        table.add_column(col, overflow="fold")
+    for h in hits:
+        table.add_row(f"{h.score:.4f}", h.kind, h.text, _when(h.time), h.source_name or _short(h.source),
+                      ", ".join(f"{k}#{v}" for k, v in h.why.items() if k in ("graph", "bm25", "vector")))
+    out.print(table)
+
+
+@app.command("context")
+def context(
+    query: str = typer.Argument(..., help="The question."),
+    budget: int = typer.Option(512, "--budget", min=16, help="Token budget (MiniLM tokens)."),
+    valid_at: Optional[str] = typer.Option(None, help="World time (default now)."),
+    known_at: Optional[str] = typer.Option(None, help="Memory time (default now)."),
+    group: str = typer.Option("default", help="Tenant group."),
+    speaker: str = typer.Option("user", help="Who asks (first person)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output."),
+) -> None:
+    """The grounded, time-stamped context for QUERY, or an explicit abstention."""
+    with _memory() as mem:
+        ctx = mem.context(query, budget_tokens=budget, valid_at=valid_at, known_at=known_at,
+                          group_id=group, speaker=speaker)
+    if as_json:
+        _print_json({"query": ctx.query, "abstain": ctx.abstain, "reason": ctx.reason, "tokens": ctx.tokens,
+                     "text": ctx.text,
+                     "items": [{"kind": i.kind, "text": i.text, "score": round(i.score, 6), "source": i.source,
+                                "source_name": i.source_name, "superseded": i.superseded} for i in ctx.items]})
+        return
+    sys.stdout.write(ctx.text + "\n")
+    if ctx.abstain:
+        err.print(f"abstained: {ctx.reason}", highlight=False, markup=False)
+
+
 @app.command("stats")
 def stats() -> None:
     """Counts of entities, fact versions and episodes."""

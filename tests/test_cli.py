@@ -112,3 +112,20 @@ def test_conversation_demo_runs(capsys):
     assert "as believed now? → Lisbon" in out
     assert "now → 2024-05-06" in out
     assert "retracted: correction" in out and "ended: cease" in out
+
+
+def test_episode_recall_and_context_commands(cli):
+    code, out, _ = cli("add-episode", "I live in Berlin and I work at Acme.", "--speaker", "Dana",
+                       "--reference-time", "2024-01-10")
+    assert code == 0 and "Dana.lives_in = Berlin" in out
+    code, out, _ = cli("add-episode", "We moved to Lisbon last week!", "--speaker", "Dana",
+                       "--reference-time", "2024-03-08", "--json")
+    assert code == 0 and json.loads(out)["superseded"][0]["value"] == "Berlin"
+    code, out, _ = cli("recall", "Where does Dana live?", "--json")
+    assert code == 0 and json.loads(out)[0]["text"]
+    code, out, _ = cli("context", "Where does Dana live?", "--budget", "128", "--json")
+    ctx = json.loads(out)
+    assert code == 0 and not ctx["abstain"] and ctx["tokens"] <= 128 and "Lisbon" in ctx["text"]
+    code, out, err = cli("context", "What is Dana's favorite color?")
+    assert code == 0 and "Not known" in out and "abstained" in err
+    assert cli("context", "x", "--budget", "3")[0] == 2

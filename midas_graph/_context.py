@@ -1,0 +1,265 @@
+"""Context assembly: what to hand a model for one question, within a token budget.
+
+1. Analyse the question (spaCy): the entities it names (first person = the
+   speaker) and its content words.
+2. Recall (graph walk of those entities, BM25, vectors; fused) the facts
+   visible at ``(valid_at, known_at)`` and the episodes recorded by then.
+3. When the question is about the past or about change ("used to",
+   "before", "history", an explicit past date), add the superseded versions
+   of the focus entities' beliefs, marked as such with their interval.
+4. **Abstain** when the focus is not grounded: no item both concerns a focus
+   entity (its fact, or an episode it said or that mentions it) and covers
+   the question's content words (a shared word, or a high similarity). Asked
+   "Caroline's favourite colour" with only her favourite food known, or
+   asked about Melanie where the evidence is about Caroline: ``abstain=True``
+   with the reason, and no near-miss lines.
+5. Fit the budget (MiniLM tokens), best item first and the second best last
+   (models read the ends of a context best), every line tagged with its
+   source episode, valid interval, recorded time and provenance.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from ._query import QueryInfo, analyze
+from ._recall import Hit
+from ._types import Episode, Fact
+
+#: An item covers the question's words without sharing one if its cosine with
+#: those words (names left out) is at least this (MiniLM). Tuned on LoCoMo
+#: (docs/recall.md).
+COVER_COSINE = 0.50
+#: Without any named entity, abstain when nothing is at least this similar.
+UNFOCUSED_COSINE = 0.35
+#: Items not about a focus entity keep this share of their score.
+OFF_FOCUS = 0.5
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ContextItem:
+    kind: Literal["fact", "episode"]
+    text: str                      # the rendered line
+    score: float
+    source: str | None
+    source_name: str | None
+    time: _dt.datetime
+    fact: Fact | None = None
+    episode: Episode | None = None
+    superseded: bool = False
+    tokens: int = 0
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the memory knows for one question, ready to hand to a model."""
+
+    query: str
+    text: str
+    items: list[ContextItem]
+    tokens: int
+    abstain: bool
+    reason: str
+    focus: tuple[str, ...] = ()
+    terms: tuple[str, ...] = ()
+    budget_tokens: int = 512
+    near_misses: list[ContextItem] = field(default_factory=list, repr=False)
+
+
+def _words(text: str) -> set[str]:
+    return {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.casefold())}
+
+
+def _matches(term: str, words: set[str]) -> bool:
+    t = term.casefold()
+    stem = t.rstrip("s") if len(t) > 3 else t
+    return stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words))
+
+
+def _covers(info: QueryInfo, text: str) -> bool:
+    """Whether a text speaks to what is asked: one of the question's nouns
+    (or, without nouns, one of its content words) appears in it."""
+    words = _words(text)
+    key = info.nouns or info.terms
+    return any(_matches(t, words) for t in key)
+
+
+def _when(dt: _dt.datetime | None) -> str:
+    if dt is None:
+        return "now"
+    return dt.date().isoformat() if (dt.hour, dt.minute) == (0, 0) else dt.strftime("%Y-%m-%d %H:%M")
+
+
+def render(hit: Hit, superseded: bool = False) -> str:
+    if hit.fact is not None:
+        f = hit.fact
+        state = "superseded" if superseded else "fact"
+        src = f"src {hit.source_name or (hit.source or '')[:8] or f.source or 'direct'}"
+        return (f"- [{state}] {f.subject} · {f.attribute.replace('_', ' ')}: {f.value} — \"{f.text}\" "
+                f"(valid {_when(f.valid_from)}→{_when(f.valid_to)}; rec {_when(f.recorded_at)}; "
+                f"{src}; {f.provenance})")
+    e = hit.episode
+    assert e is not None
+    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{e.content}\" "
+            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {e.provenance})")
+
+
+def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
+             group_id: str, speaker: str | None, explicit_valid: bool) -> Context:
+    from .models import count_tokens, load_spacy
+
+    info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+    qvec = mem._embedder().embed([query])[0]
+    recaller = mem._recaller()
+    hits = recaller.recall(query, k=40, valid_at=valid_at, known_at=known_at, group_id=group_id,
+                           speaker=speaker, info=info, qvec=qvec, explicit_valid=explicit_valid)
+    focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+    header = f"Memory for: {query}"
+    header_tokens = count_tokens(header) + 1
+
+    if info.names and not focus_ids:
+        return _abstain(query, info, budget_tokens, header,
+                        f"nothing is known about {', '.join(info.names)}", [])
+
+    past_hits: list[Hit] = []
+    if info.about_past and focus_ids:
+        past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec)
+
+    hits = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
+    mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
+    term_vec = mem._embedder().embed([" ".join(info.terms)])[0] if info.terms else None
+    about_ids = set(focus_ids)
+    focus_names = {n.casefold() for n in info.names}
+    mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
+    vectors = _hit_vectors(recaller, group_id, [*hits, *past_hits])
+
+    def about_focus(h: Hit) -> bool:
+        if not focus_ids:
+            return True
+        if h.fact is not None:
+            return h.fact.subject_id in about_ids or h.fact.object_id in about_ids
+        e = h.episode
+        return e.speaker.casefold() in focus_names or any(e.id in s for s in mention_sets.values())
+
+    def covers(h: Hit) -> bool:
+        if not info.terms:
+            return True
+        if h.fact is None:
+            text = h.text
+        else:  # the attribute's registered spellings count: "work" covers employer (works_at)
+            spellings = " ".join(mem.registry.spellings(h.fact.attribute)).replace("_", " ")
+            text = f"{h.fact.attribute.replace('_', ' ')} {spellings} {h.fact.value} {h.text}"
+        if _covers(info, text):
+            return True
+        v = vectors.get((h.kind, h.id))  # the words asked about, names left out, against the item
+        return v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE
+
+    scored: list[tuple[float, Hit, bool]] = []
+    grounded = False
+    for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
+        on, cov = about_focus(h), covers(h)
+        grounded = grounded or (on and cov)
+        # A belief about the asked entity that speaks to the asked words is the
+        # answer; quotes come next; what speaks to neither is a distractor.
+        weight = (1.0 if on else OFF_FOCUS) * (
+            (2.0 if h.kind == "fact" else 1.3) if cov else 0.7
+        )
+        scored.append((h.score * weight, h, past))
+    if not focus_ids and hits:
+        best = max((float(vectors[(h.kind, h.id)] @ qvec) for h in hits if (h.kind, h.id) in vectors), default=0.0)
+        grounded = best >= UNFOCUSED_COSINE
+    if not grounded:
+        what = " ".join(info.terms) or "this"
+        who = ", ".join(info.names) or "anyone"
+        near = [_item(h, s, sup, count_tokens) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
+        reason = (f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
+        if near and focus_ids:
+            reason += f" (closest: {near[0].text[:80]}...)"
+        return _abstain(query, info, budget_tokens, header, reason, near)
+
+    scored.sort(key=lambda x: -x[0])
+    chosen: list[ContextItem] = []
+    used = header_tokens
+    seen: set[str] = set()
+    for s, h, sup in scored:
+        key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
+        if key in seen:
+            continue
+        item = _item(h, s, sup, count_tokens)
+        if used + item.tokens + 1 > budget_tokens:
+            continue
+        seen.add(key)
+        chosen.append(item)
+        used += item.tokens + 1
+    ordered = chosen[:1] + chosen[2:] + chosen[1:2] if len(chosen) > 2 else chosen
+    text = "\n".join([header, *(i.text for i in ordered)])
+    return Context(query, text, ordered, count_tokens(text), False, "", info.names, info.terms, budget_tokens)
+
+
+def _item(h: Hit, score: float, superseded: bool, count_tokens) -> ContextItem:
+    line = render(h, superseded)
+    return ContextItem(h.kind, line, score, h.source, h.source_name, h.time, h.fact, h.episode,
+                       superseded, count_tokens(line))
+
+
+def _abstain(query, info, budget, header, reason, near) -> Context:
+    from .models import count_tokens
+
+    text = f"{header}\nNot known: {reason}."
+    if count_tokens(text) > budget:
+        text = "Not known."
+    return Context(query, text, [], count_tokens(text), True, reason, info.names, info.terms, budget, near)
+
+
+def _hit_vectors(recaller, group_id: str, hits: list[Hit]) -> dict[tuple[str, str], np.ndarray]:
+    idx = recaller.index(group_id)
+    return {(h.kind, h.id): idx.matrix[idx.row[(h.kind, h.id)]] for h in hits if (h.kind, h.id) in idx.row}
+
+
+def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec) -> list[Hit]:
+    """Versions of the focus entities' beliefs that had ended by ``valid_at``
+    (as the memory held them at ``known_at``), for questions about the past."""
+    store = mem._store
+    versions = store.facts_of(focus_ids, group_id=group_id, known_at=known_at)
+    ended = [f for f in versions if f.valid_to is not None and f.valid_to <= valid_at and f.valid_to > f.valid_from]
+    if not ended:
+        return []
+    idx = mem._recaller().index(group_id)
+    sims = []
+    for f in ended:
+        row = idx.row.get(("fact", f.id))
+        sims.append(float(idx.matrix[row] @ qvec) if row is not None else 0.0)
+    hits = []
+    order = np.argsort(-np.asarray(sims))
+    for rank, j in enumerate(order, 1):  # ranked like a recall list (RRF), so they compete fairly
+        f = ended[j]
+        ep = store.episode(f.episode_id) if f.episode_id else None
+        hits.append(Hit("fact", f.id, f.text, 3.0 / (60 + rank), f, None, f.episode_id,
+                        ep.name if ep else None, f.valid_from, {"past": rank}))
+    return hits
+
+
+def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *, keep: bool) -> list[Hit]:
+    """An episode whose every stated fact no longer holds (superseded, ended,
+    retracted) restates a stale belief: keep it only for questions about the
+    past, and never first."""
+    ep_ids = [h.id for h in hits if h.kind == "episode"]
+    stated = mem._store.facts_from_episodes(ep_ids) if ep_ids else {}
+    out = []
+    for h in hits:
+        versions = stated.get(h.id) if h.kind == "episode" else None
+        if versions:
+            held = [f for f in versions if f.held_at(known_at)]
+            if held and not any(f.valid_at(valid_at) or f.valid_from > valid_at for f in held):
+                if not keep:
+                    continue
+                h = Hit(h.kind, h.id, h.text, h.score * 0.5, h.fact, h.episode, h.source, h.source_name,
+                        h.time, {**h.why, "stale": 1})
+        out.append(h)
+    return out

@@ -1,0 +1,88 @@
+"""What a question is about: its entities, its attribute words, its time.
+
+spaCy only (no LLM). The *focus* of a question is the entities it names
+(first person = the asking speaker) and its content words minus those names
+("Caroline's favorite color" -> entity Caroline, words {favorite, color});
+context assembly abstains when the focus is not grounded in what it found.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from dataclasses import dataclass, field
+
+_FIRST = frozenset("i me my mine myself we us our ours".split())
+_NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
+_WEAK = frozenset(
+    "be have do get go make thing way time kind lot one someone something anything anyone "
+    "people person like also really much many good new tell know think say happen".split()
+)
+_PAST_WORDS = re.compile(
+    r"\b(used to|before|previous(ly)?|former(ly)?|earlier|originally|at first|history|histor(y|ies)|"
+    r"change[ds]?|changing|evolv\w*|no longer|anymore|in the past|back then|last (year|month|week))\b",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class QueryInfo:
+    text: str
+    names: tuple[str, ...]            # surface names of entities it refers to (speaker for "I")
+    terms: tuple[str, ...]            # lemmas of its content words, names excluded
+    nouns: tuple[str, ...]            # the nouns among them (what is asked about)
+    about_past: bool                  # "used to", "before", an explicit past date, ...
+    first_person: bool
+    labels: dict = field(default_factory=dict)  # name -> spaCy label
+
+
+def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
+    doc = nlp(text)
+    names: dict[str, str] = {}
+    name_tokens: set[int] = set()
+    for ent in doc.ents:
+        if ent.label_ in _NAME_LABELS:
+            names.setdefault(_clean(ent.text), ent.label_)
+            name_tokens.update(range(ent.start, ent.end))
+    for tok in doc:  # proper nouns spaCy did not tag ("Rex", "Apollo")
+        if tok.pos_ == "PROPN" and tok.i not in name_tokens and tok.is_alpha and len(tok) > 1:
+            span = _propn_span(doc, tok.i)
+            names.setdefault(_clean(span.text), "CONCEPT")
+            name_tokens.update(range(span.start, span.end))
+    first = any(t.lower_ in _FIRST for t in doc)
+    if first and speaker:
+        names.setdefault(speaker, "PERSON")
+    terms, nouns = [], []
+    for tok in doc:
+        if tok.i in name_tokens or tok.is_stop or not tok.is_alpha or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
+            continue
+        lemma = tok.lemma_.lower()
+        if lemma not in _WEAK and lemma not in terms:
+            terms.append(lemma)
+            if tok.pos_ == "NOUN":
+                nouns.append(lemma)
+    past = bool(_PAST_WORDS.search(text))
+    if not past and now is not None:
+        for ent in doc.ents:
+            if ent.label_ == "DATE" and _mentions_past_year(ent.text, now):
+                past = True
+    return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names)
+
+
+def _propn_span(doc, i: int):
+    start = end = i
+    while start > 0 and doc[start - 1].pos_ == "PROPN":
+        start -= 1
+    while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN":
+        end += 1
+    return doc[start:end + 1]
+
+
+def _clean(name: str) -> str:
+    name = re.sub(r"['’]s$", "", name.strip())
+    return re.sub(r"^(the|a|an)\s+", "", name, flags=re.I)
+
+
+def _mentions_past_year(text: str, now: _dt.datetime) -> bool:
+    years = [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", text)]
+    return any(y < now.year for y in years) or bool(re.search(r"\b(ago|last|previous)\b", text, re.I))

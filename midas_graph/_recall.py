@@ -1,0 +1,239 @@
+"""Hybrid recall over facts and episodes, as of a time.
+
+Candidates come from three rankers over one group:
+
+* **graph** — the query's entities (names, aliases, first person = the
+  speaker) and their subgraph: their facts, facts whose value is them, one
+  more hop through those values, and the episodes that mention them;
+* **bm25** — BM25 (``bm25s``) over fact sentences and episode contents;
+* **vector** — exact cosine (numpy) of the MiniLM query vector with the
+  group's fact and episode vectors.
+
+They are fused by weighted reciprocal rank (RRF, k=60: a document's score is
+the sum over rankers of ``w / (60 + rank)``), plus small bonuses for recency
+and importance. RRF needs no score calibration between BM25 and cosine; the
+weights and the comparison with a weighted sum of normalised scores are in
+docs/recall.md (measured on LoCoMo). Only facts visible at
+``(valid_at, known_at)`` and episodes recorded by ``known_at`` (and said by
+``valid_at`` when it is given) are returned.
+
+The BM25 index and the vector matrix of a group are built on first use and
+rebuilt after writes to the group (one build, then every query is cheap).
+Facts stored without a vector (``add_fact``) are embedded at build time.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ._query import QueryInfo, analyze
+from ._store import alias_key
+from ._types import Episode, Fact
+
+RRF_K = 60
+WEIGHTS = {"graph": 1.0, "bm25": 1.0, "vector": 1.0}
+RECENCY_BONUS = 0.002   # at most, for the newest document of the candidates
+CANDIDATES = 50         # per ranker
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One recalled fact or episode, with its score and where it came from."""
+
+    kind: Literal["fact", "episode"]
+    id: str
+    text: str
+    score: float
+    fact: Fact | None
+    episode: Episode | None
+    source: str | None            # the episode it comes from (its own id for an episode)
+    source_name: str | None       # that episode's name
+    time: _dt.datetime            # valid_from of a fact, reference_time of an episode
+    why: dict = field(default_factory=dict)  # ranker -> rank (1 = best), and the fused parts
+
+
+@dataclass
+class _Index:
+    keys: list[tuple[str, str]]           # (kind, id)
+    texts: list[str]
+    bm25: Any
+    matrix: np.ndarray                    # rows aligned with keys, L2-normalised (zero if unknown)
+    row: dict[tuple[str, str], int]
+
+
+class Recaller:
+    """The recall indexes of one Memory (per group, rebuilt after writes)."""
+
+    def __init__(self, mem) -> None:
+        self.mem = mem
+        self._indexes: dict[str, tuple[int, _Index]] = {}
+        self._lock = threading.Lock()
+
+    # -- indexes ---------------------------------------------------------------------
+    def index(self, group_id: str) -> _Index:
+        store = self.mem._store
+        with self._lock:
+            cached = self._indexes.get(group_id)
+            if cached is not None and cached[0] == store.generation:
+                return cached[1]
+            built = self._build(group_id)
+            self._indexes[group_id] = (store.generation, built)  # after the build's own write
+            return built
+
+    def _build(self, group_id: str) -> _Index:
+        import bm25s
+
+        store = self.mem._store
+        facts, episodes = store.group_documents(group_id)
+        keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, _ in episodes]
+        texts = [t or "" for _, t in facts] + [c or "" for _, c in episodes]
+        matrix = np.zeros((len(keys), 384), dtype=np.float32)
+        fvec = store.vectors("FactVector", [i for i, _ in facts])
+        evec = store.vectors("Episode", [i for i, _ in episodes])
+        missing = []
+        for r, (kind, i) in enumerate(keys):
+            b = (fvec if kind == "fact" else evec).get(i)
+            if b is not None:
+                matrix[r] = np.frombuffer(b, dtype=np.float32)
+            elif kind == "fact":
+                missing.append(r)
+        if missing:  # facts written by add_fact carry no vector: embed them once, keep them
+            vecs = self.mem._embedder().embed([texts[r] for r in missing])
+            matrix[missing] = vecs
+            with store.transaction():
+                store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(missing)})
+        bm25 = None
+        if keys:
+            bm25 = bm25s.BM25()
+            bm25.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+        return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)})
+
+    # -- recall -----------------------------------------------------------------------
+    def recall(
+        self, query: str, *, k: int, valid_at: _dt.datetime, known_at: _dt.datetime, group_id: str,
+        speaker: str | None = None, info: QueryInfo | None = None, qvec: np.ndarray | None = None,
+        explicit_valid: bool = False, include_past: bool = False,
+    ) -> list[Hit]:
+        import bm25s
+        from .models import load_spacy
+
+        mem, store = self.mem, self.mem._store
+        idx = self.index(group_id)
+        if info is None:
+            info = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+        if qvec is None:
+            qvec = mem._embedder().embed([query])[0]
+        ranks: dict[str, dict[tuple[str, str], int]] = {}
+
+        # graph: the query's entities and their neighbourhood
+        entity_ids = self.resolve_names(info.names, group_id)
+        graph: dict[tuple[str, str], float] = {}
+        subgraph_facts: dict[str, Fact] = {}
+        if entity_ids:
+            for f in store.facts_of(entity_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):
+                subgraph_facts[f.id] = f
+                graph[("fact", f.id)] = 2.0
+            for f in store.facts_with_object(entity_ids, valid_at=valid_at, known_at=known_at):
+                subgraph_facts.setdefault(f.id, f)
+                graph.setdefault(("fact", f.id), 1.5)
+            hop2 = sorted({f.object_id for f in subgraph_facts.values() if f.object_id} - set(entity_ids))[:20]
+            for f in store.facts_of(hop2, group_id=group_id, valid_at=valid_at, known_at=known_at) if hop2 else []:
+                subgraph_facts.setdefault(f.id, f)
+                graph.setdefault(("fact", f.id), 1.0)
+            for eid, eps in store.episodes_mentioning(entity_ids).items():
+                for i in eps:
+                    graph.setdefault(("episode", i), 1.0)
+        if graph:
+            # within the subgraph, order by similarity to the query
+            scored = sorted(
+                graph, key=lambda key: -(graph[key] + float(idx.matrix[idx.row[key]] @ qvec) if key in idx.row else graph[key])
+            )
+            ranks["graph"] = {key: r for r, key in enumerate(scored[: CANDIDATES * 2], 1)}
+
+        if idx.keys:
+            sims = idx.matrix @ qvec
+            top = np.argsort(-sims)[: CANDIDATES]
+            ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
+            tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
+            if tokens.vocab and idx.bm25 is not None:
+                n = min(CANDIDATES, len(idx.keys))
+                docs, scores = idx.bm25.retrieve(tokens, k=n, show_progress=False)
+                ranks["bm25"] = {idx.keys[int(j)]: r for r, (j, s) in enumerate(zip(docs[0], scores[0]), 1) if s > 0}
+
+        fused: dict[tuple[str, str], float] = {}
+        for ranker, rank in ranks.items():
+            for key, r in rank.items():
+                fused[key] = fused.get(key, 0.0) + WEIGHTS[ranker] / (RRF_K + r)
+        if not fused:
+            return []
+        ordered = sorted(fused, key=lambda key: -fused[key])[: max(k * 4, 40)]
+        return self._materialise(ordered, fused, ranks, subgraph_facts, valid_at, known_at, k,
+                                 explicit_valid, include_past, group_id)[:k]
+
+    def resolve_names(self, names, group_id: str) -> list[str]:
+        store = self.mem._store
+        keys = {alias_key(group_id, n): n for n in names}
+        found = store.lookup_names(keys)
+        ids = list(dict.fromkeys(found.values()))
+        missing = [n for key, n in keys.items() if key not in found]
+        if missing:
+            ingest = self.mem._episodes()
+            vecs = self.mem._embedder().embed(missing)
+            for n, v in zip(missing, vecs):
+                hit = ingest.index.similar(group_id, n, v)
+                if hit is not None and hit[0] not in ids:
+                    ids.append(hit[0])
+        return ids
+
+    def _materialise(self, ordered, fused, ranks, known_facts, valid_at, known_at, k, explicit_valid,
+                     include_past, group_id) -> list[Hit]:
+        store = self.mem._store
+        fact_ids = [i for kind, i in ordered if kind == "fact" and i not in known_facts]
+        facts = dict(known_facts)
+        if fact_ids:
+            facts.update((f.id, f) for f in store.visible_by_id(fact_ids, valid_at=valid_at, known_at=known_at))
+        ep_ids = [i for kind, i in ordered if kind == "episode"]
+        source_ids = {f.episode_id for f in facts.values() if f.episode_id}
+        episodes = {e.id: e for e in store.episodes_by_id(list(dict.fromkeys([*ep_ids, *source_ids])))}
+        times = []
+        for kind, i in ordered:
+            if kind == "fact" and i in facts:
+                times.append(facts[i].valid_from)
+            elif kind == "episode" and i in episodes:
+                times.append(episodes[i].reference_time)
+        newest, oldest = (max(times), min(times)) if times else (None, None)
+        span = (newest - oldest).total_seconds() if times and newest != oldest else 0.0
+        hits = []
+        for key in ordered:
+            kind, i = key
+            why = {r: ranks[r][key] for r in ranks if key in ranks[r]}
+            if kind == "fact":
+                f = facts.get(i)
+                if f is None or f.group_id != group_id:
+                    continue  # not visible at these times
+                ep = episodes.get(f.episode_id) if f.episode_id else None
+                time = f.valid_from
+                text, fact, episode = f.text, f, None
+                source, source_name = f.episode_id, ep.name if ep else None
+            else:
+                ep = episodes.get(i)
+                if ep is None or ep.recorded_at > known_at or (explicit_valid and ep.reference_time > valid_at):
+                    continue
+                time, text, fact, episode = ep.reference_time, ep.content, None, ep
+                source, source_name = ep.id, ep.name
+            score = fused[key]
+            if span:
+                bonus = RECENCY_BONUS * (time - oldest).total_seconds() / span
+                score += bonus
+                why["recency"] = round(bonus, 5)
+            if fact is not None and fact.importance:
+                score += 0.001 * fact.importance
+            why["fused"] = round(score, 5)
+            hits.append(Hit(kind, i, text, score, fact, episode, source, source_name, time, why))
+        hits.sort(key=lambda h: -h.score)
+        return hits

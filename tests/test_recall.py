@@ -1,0 +1,130 @@
+"""recall(), context() and the provenance guard, with the real models."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+
+import pytest
+from conftest import ENGINE, StepClock
+
+from midas_graph import InvalidInputError, Memory, guard_reliance
+from midas_graph.models import count_tokens
+
+
+@pytest.fixture(scope="module")
+def sam():
+    from midas_graph.models import default_embedder, default_nli
+
+    turns = [json.loads(line) for line in
+             resources.files("midas_graph.sample").joinpath("conversation.jsonl").read_text().splitlines() if line]
+    now = [None]
+    mem = Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(),
+                 clock=lambda: now[0])
+    from midas_graph._time import parse_time
+
+    for t in turns:
+        now[0] = parse_time(t["reference_time"], "t")
+        mem.add_episode(**t)
+    yield mem
+    mem.close()
+
+
+def test_recall_finds_the_current_fact_and_says_why(sam):
+    hits = sam.recall("Where does Sam live?", k=5)
+    facts = [h for h in hits if h.kind == "fact"]
+    assert facts and facts[0].fact.value == "Lisbon"
+    assert "graph" in facts[0].why and facts[0].source is not None
+    assert all(h.score >= hits[i + 1].score for i, h in enumerate(hits[:-1]))
+
+
+def test_recall_as_of_an_earlier_time(sam):
+    hits = sam.recall("Where does Sam live?", k=10, valid_at="2024-02-01", known_at="2024-02-01")
+    values = [h.fact.value for h in hits if h.kind == "fact" and h.fact.attribute == "lives_in"]
+    assert values == ["Berlin"]
+    assert all(h.time.isoformat() < "2024-02-02" for h in hits if h.kind == "episode")
+
+
+def test_context_is_current_tagged_and_within_budget(sam):
+    ctx = sam.context("Where does Sam live?", budget_tokens=200)
+    assert not ctx.abstain
+    assert ctx.items[0].fact is not None and ctx.items[0].fact.value == "Lisbon"
+    assert ctx.tokens <= 200 and count_tokens(ctx.text) <= 200
+    assert not any("Berlin" in i.text and i.kind == "fact" for i in ctx.items)
+    for item in ctx.items:  # every line says where it comes from and when
+        assert "src " in item.text and ("valid " in item.text or "said by" in item.text)
+        assert "rec " in item.text and item.text.rstrip(")").split("; ")[-1] in (
+            "planning", "action", "observation", "user_confirmation")
+
+
+def test_context_shows_superseded_beliefs_only_for_the_past(sam):
+    now_ctx = sam.context("Where does Sam live?", budget_tokens=300)
+    assert not any(i.superseded for i in now_ctx.items)
+    past_ctx = sam.context("Where did Sam live before Lisbon?", budget_tokens=300)
+    berlin = [i for i in past_ctx.items if i.superseded and i.fact.value == "Berlin"]
+    assert berlin and "[superseded]" in berlin[0].text and "→2024-03-02" in berlin[0].text
+
+
+@pytest.mark.parametrize("question, why", [
+    ("What is Sam's favorite color?", "favorite color"),      # only favourite food is known
+    ("What is Priya's favorite food?", "Priya"),              # the food belongs to Sam
+    ("Where does Zorblax live?", "Zorblax"),                  # no such entity
+])
+def test_context_abstains_when_the_focus_is_not_grounded(sam, question, why):
+    ctx = sam.context(question, budget_tokens=256)
+    assert ctx.abstain and why in ctx.reason and ctx.items == []
+    assert "Not known" in ctx.text
+
+
+@pytest.mark.parametrize("question", [
+    "What is Sam's favorite food?", "Who is Sam's manager?", "When is the Apollo launch?",
+    "What languages does Sam speak?",
+])
+def test_context_answers_grounded_questions(sam, question):
+    assert not sam.context(question, budget_tokens=256).abstain
+
+
+def test_first_person_means_the_speaker(sam):
+    ctx = sam.context("Where do I work?", budget_tokens=256, speaker="Sam")
+    assert not ctx.abstain and ctx.items[0].fact.value == "Globex"
+
+
+def test_tiny_budgets_are_respected(sam):
+    for budget in (16, 40, 80):
+        ctx = sam.context("Where does Sam live?", budget_tokens=budget)
+        assert count_tokens(ctx.text) <= budget
+
+
+def test_bad_arguments(sam):
+    with pytest.raises(InvalidInputError, match="budget_tokens"):
+        sam.context("x", budget_tokens=0)
+    with pytest.raises(InvalidInputError, match="k"):
+        sam.recall("x", k=0)
+    with pytest.raises(InvalidInputError, match="query"):
+        sam.recall("  ")
+
+
+def test_recall_on_typed_facts_embeds_them_once(models_or_none=None):
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_facts([("Kim", "employer", "Initech"), ("Kim", "lives_in", "Oslo"), ("Lee", "lives_in", "Rome")])
+        hits = mem.recall("Where does Kim live?", k=3)
+        assert hits[0].fact.value == "Oslo"
+        assert len(mem._store.vectors("FactVector", [h.id for h in hits])) == 3
+
+
+def test_guard_reliance_excludes_only_what_may_not_back_an_action(sam):
+    facts = sam.current("Sam")
+    planning = sam.guard_reliance(facts, "planning")
+    assert planning.allowed and len(planning.passed) == len(facts) and not planning.excluded
+    action = sam.guard_reliance(facts, "action")
+    assert not action.allowed and len(action.excluded) == len(facts)
+    assert all("user confirmation" in r for r in action.reasons.values())
+    mixed = [{"id": "a", "provenance": "user_confirmation"}, {"id": "b", "provenance": "observation"},
+             {"id": "c", "provenance": "planning"}]
+    d = guard_reliance(mixed, "action", approved=["c"])
+    assert [i["id"] for i in d.passed] == ["a", "c"] and [i["id"] for i in d.excluded] == ["b"]
+    assert d.reasons["c"].endswith("approved for this action")
+    with pytest.raises(InvalidInputError, match="use"):
+        guard_reliance(mixed, "delete-everything")
+    with pytest.raises(InvalidInputError, match="provenance"):
+        guard_reliance([object()], "planning")
