@@ -760,15 +760,11 @@ class Store:
     def _link(self, links: Sequence[tuple[str, str]]) -> None:
         """SUPERSEDED_BY edges run from a version to the first version of its successor."""
         if links:
-            # The fastest shape differs: chained key lookups on LadybugDB, one
-            # hash join on Kùzu 0.11 (which scans for the chained form too).
-            match = (
-                "MATCH (a:Fact {vid: r.a}) WITH a, r MATCH (b:Fact {vid: r.b})"
-                if self.engine == "ladybug" else
-                "MATCH (a:Fact), (b:Fact) WHERE a.vid = r.a AND b.vid = r.b"
-            )
+            # Chained key lookups: two index probes on LadybugDB; Kùzu 0.11 scans
+            # for this (and runs out of buffer pool at 100k facts for a one-join form).
             self.q(
-                f"UNWIND $rows AS r {match} CREATE (a)-[:SUPERSEDED_BY]->(b)",
+                "UNWIND $rows AS r MATCH (a:Fact {vid: r.a}) WITH a, r MATCH (b:Fact {vid: r.b}) "
+                "CREATE (a)-[:SUPERSEDED_BY]->(b)",
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
 
