@@ -97,6 +97,14 @@ def mean(xs: Sequence[float]) -> float | None:
     return round(statistics.fmean(xs), 4) if xs else None
 
 
+def sample_questions(qa: Sequence[dict], n: int) -> list[dict]:
+    """All questions (n = 0), or n of them evenly spaced through the list (LoCoMo
+    lists questions roughly by category, so a prefix would miss categories)."""
+    if not n or n >= len(qa):
+        return list(qa)
+    return [qa[int(i * len(qa) / n)] for i in range(n)]
+
+
 # -- one conversation ----------------------------------------------------------------
 def eval_conversation(conv, *, engine: str | None, questions: int, budget: int, embedder,
                       run_baselines: bool = True, log=None) -> dict:
@@ -104,7 +112,7 @@ def eval_conversation(conv, *, engine: str | None, questions: int, budget: int, 
     from midas_graph.models import count_tokens
 
     names = {e["name"] for e in conv.episodes}
-    qa = conv.qa[: questions or None]
+    qa = sample_questions(conv.qa, questions)
     rows: list[dict] = []
     with Memory(None, engine=engine, embedder=embedder) as mem:
         t = time.perf_counter()
@@ -534,7 +542,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default=None, help="ladybug (default) or kuzu")
     ap.add_argument("--limit", type=int, default=0, help="only the first N conversations (0 = all)")
-    ap.add_argument("--questions", type=int, default=0, help="only the first N questions per conversation (0 = all)")
+    ap.add_argument("--questions", type=int, default=0,
+                    help="only N questions per conversation, evenly spaced (0 = all)")
     ap.add_argument("--budget", type=int, default=512, help="context budget in tokens")
     ap.add_argument("--no-baselines", action="store_true", help="skip the baselines (faster)")
     ap.add_argument("--revision", action="store_true", help="run the revision-cases check instead of LoCoMo")
