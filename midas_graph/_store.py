@@ -23,6 +23,7 @@ Two engine habits shape the queries (measured, see schema/README.md):
 
 from __future__ import annotations
 
+import base64
 import datetime as _dt
 import importlib
 import json
@@ -369,7 +370,7 @@ class Store:
             return
         vectors = vectors or {}
         self._create_columnar("Entity", {
-            "name_embedding": [vectors.get(e.id) for e in entities],
+            "name_embedding": [_vec_text(vectors.get(e.id)) for e in entities],
             "id": [e.id for e in entities], "group_id": [e.group_id for e in entities],
             "name": [e.name for e in entities], "aliases": [list(e.aliases) for e in entities],
             "kind": [e.kind for e in entities], "summary": [e.summary for e in entities],
@@ -430,7 +431,7 @@ class Store:
             "expired_at: $inf, provenance: $prov, embedding: $emb})",
             {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
-             "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": embedding},
+             "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding)},
         )
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
@@ -451,11 +452,11 @@ class Store:
         if not vectors:
             return
         if label == "FactVector":
-            self._create_columnar("FactVector", {"id": list(vectors), "embedding": list(vectors.values())})
+            self._create_columnar("FactVector", {"id": list(vectors), "embedding": [_vec_text(v) for v in vectors.values()]})
         elif label == "Entity":
             self.q(
                 "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.name_embedding = r.v",
-                {"rows": [{"id": k, "v": v} for k, v in vectors.items()]},
+                {"rows": [{"id": k, "v": _vec_text(v)} for k, v in vectors.items()]},
             )
         else:
             raise ValueError(label)
@@ -466,11 +467,11 @@ class Store:
             return {}
         column = {"FactVector": "embedding", "Episode": "embedding", "Entity": "name_embedding"}[label]
         rows = self.q(f"UNWIND $ids AS x MATCH (n:{label} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
-        return {i: v for i, v in rows if v is not None}
+        return {i: _vec_bytes(v) for i, v in rows if v is not None}
 
     def entity_vectors(self, group_id: str) -> list[tuple[str, str, bytes | None]]:
         return [
-            (i, n, v) for i, n, v in self.q(
+            (i, n, _vec_bytes(v)) for i, n, v in self.q(
                 "MATCH (e:Entity) WHERE e.group_id = $g RETURN e.id, e.name, e.name_embedding", {"g": group_id}
             )
         ]
@@ -767,6 +768,18 @@ class Store:
                 "CREATE (a)-[:SUPERSEDED_BY]->(b)",
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
+
+
+def _vec_text(v: bytes | None) -> str | None:
+    """Embeddings are stored as base64 text of float32 bytes: Kùzu 0.11 takes no
+    bytes parameter, and a FLOAT[384] list costs 35x more to write."""
+    return None if v is None else base64.b64encode(v).decode("ascii")
+
+
+def _vec_bytes(v: str | bytes | None) -> bytes | None:
+    if v is None or isinstance(v, bytes):
+        return v
+    return base64.b64decode(v)
 
 
 def _encode_slot(entries: Sequence[SlotEntry]) -> str:

@@ -8,6 +8,8 @@ from conftest import ENGINE, StepClock, d
 from midas_graph import InvalidInputError, MidasError, Memory
 from midas_graph._episodes import MAX_EPISODE_CHARS
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture(scope="session")
 def models():

@@ -11,6 +11,8 @@ from conftest import ENGINE, StepClock
 from midas_graph import InvalidInputError, Memory, guard_reliance
 from midas_graph.models import count_tokens
 
+pytestmark = pytest.mark.engine
+
 
 @pytest.fixture(scope="module")
 def sam():
