@@ -418,9 +418,10 @@ def revision_check(case: dict, ctx, *, as_of_ctx=None) -> dict:
 
     Each context item is classified by what it carries:
 
-    * a **fact** item presents ``value`` as current when the fact's value (or
-      its sentence) states it and the line has no past marker (``PAST_MARK``:
-      "superseded", "until", "formerly", ...);
+    * a **fact** item presents ``value`` as current when the fact's value is
+      ``value`` (not its sentence: "I meant Lisbon, not Porto" is a fact about
+      Lisbon) and the line has no past marker (``PAST_MARK``: "superseded",
+      "until", "formerly", ...) and the item is not flagged ``superseded``;
     * an **episode** item presents ``value`` as current when the quoted turn
       states it and the line has no past marker, except the case's last turn
       when ``value`` is the stale one (the update itself names what it
@@ -438,7 +439,7 @@ def revision_check(case: dict, ctx, *, as_of_ctx=None) -> dict:
     def states(item, value) -> bool:
         fact = getattr(item, "fact", None)
         if fact is not None:
-            return norm(fact.value) == norm(value) or mentions_value(fact.text or "", value)
+            return norm(fact.value) == norm(value) or mentions_value(str(fact.value), value)
         ep = getattr(item, "episode", None)
         if ep is not None:
             return mentions_value(ep.content, value)
@@ -447,7 +448,7 @@ def revision_check(case: dict, ctx, *, as_of_ctx=None) -> dict:
     def as_current(item, value, *, is_stale: bool) -> bool:
         if not states(item, value):
             return False
-        if PAST_MARK.search(item.text or ""):
+        if getattr(item, "superseded", False) or PAST_MARK.search(item.text or ""):
             return False
         ep = getattr(item, "episode", None)
         if is_stale and ep is not None and norm(ep.content) == last_turn:
