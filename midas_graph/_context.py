@@ -37,8 +37,10 @@ from ._types import Episode, Fact
 COVER_COSINE = 0.50
 #: Without any named entity, abstain when nothing is at least this similar.
 UNFOCUSED_COSINE = 0.35
-#: Items not about a focus entity keep this share of their score.
+#: Episodes not about a focus entity keep this share of their score.
 OFF_FOCUS = 0.5
+#: Items scoring under this share of the best one are left out (Clean).
+RELEVANCE_FLOOR = 0.3
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -165,6 +167,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
         on, cov = about_focus(h), covers(h)
         grounded = grounded or (on and cov)
+        if not on and h.kind == "fact":
+            continue  # another entity's belief is a distractor, however similar
         # A belief about the asked entity that speaks to the asked words is the
         # answer; quotes come next; what speaks to neither is a distractor.
         weight = (1.0 if on else OFF_FOCUS) * (
@@ -184,6 +188,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return _abstain(query, info, budget_tokens, header, reason, near)
 
     scored.sort(key=lambda x: -x[0])
+    floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
+    scored = [x for x in scored if x[0] >= floor]
     chosen: list[ContextItem] = []
     used = header_tokens
     seen: set[str] = set()
@@ -256,7 +262,7 @@ def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *, keep: bool
         versions = stated.get(h.id) if h.kind == "episode" else None
         if versions:
             held = [f for f in versions if f.held_at(known_at)]
-            if held and not any(f.valid_at(valid_at) or f.valid_from > valid_at for f in held):
+            if not any(f.valid_at(valid_at) or f.valid_from > valid_at for f in held):
                 if not keep:
                     continue
                 h = Hit(h.kind, h.id, h.text, h.score * 0.5, h.fact, h.episode, h.source, h.source_name,
