@@ -179,6 +179,7 @@ def score_rows(rows: Sequence[dict]) -> dict:
             fr, an = zip(*(recall_at(r["ranked"][s], r["evidence"], k) for r in scored))
             block[f"recall@{k}"] = mean(fr)
             block[f"any@{k}"] = mean(an)
+        block["distinct_turns@10"] = mean([float(len({n for n in r["ranked"][s][:10] if n})) for r in scored])
         out[s] = block
     if scored:
         fr, an = zip(*(baselines.evidence_recall(r["context"], r["evidence"]) for r in scored))
