@@ -131,7 +131,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     past_hits: list[Hit] = []
     if info.about_past and focus_ids:
-        past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec)
+        top = max((h.score for h in hits), default=1.0)
+        past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top)
 
     hits = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
@@ -228,7 +229,7 @@ def _hit_vectors(recaller, group_id: str, hits: list[Hit]) -> dict[tuple[str, st
     return {(h.kind, h.id): idx.matrix[idx.row[(h.kind, h.id)]] for h in hits if (h.kind, h.id) in idx.row}
 
 
-def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec) -> list[Hit]:
+def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top: float) -> list[Hit]:
     """Versions of the focus entities' beliefs that had ended by ``valid_at``
     (as the memory held them at ``known_at``), for questions about the past."""
     store = mem._store
@@ -243,10 +244,10 @@ def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec) -> list[H
         sims.append(float(idx.matrix[row] @ qvec) if row is not None else 0.0)
     hits = []
     order = np.argsort(-np.asarray(sims))
-    for rank, j in enumerate(order, 1):  # ranked like a recall list (RRF), so they compete fairly
+    for rank, j in enumerate(order, 1):  # the most similar ranks with the best recall hit
         f = ended[j]
         ep = store.episode(f.episode_id) if f.episode_id else None
-        hits.append(Hit("fact", f.id, f.text, 3.0 / (60 + rank), f, None, f.episode_id,
+        hits.append(Hit("fact", f.id, f.text, top / (1 + 0.25 * (rank - 1)), f, None, f.episode_id,
                         ep.name if ep else None, f.valid_from, {"past": rank}))
     return hits
 

@@ -18,7 +18,7 @@ from ._entities import EntityIndex
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, extract_many
 from ._revise import Judge, candidates, cessation_targets, correction_target, current_of
-from ._store import alias_key
+from ._store import alias_key, document, fact_document
 from ._temporal import Working
 from ._time import TimeLike, parse_time
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
@@ -134,10 +134,10 @@ class Ingest:
         claim sentences, and names that may be new entities."""
         texts: dict[str, None] = {}
         for e, ex in zip(items, extractions):
-            texts[e.content] = None
+            texts[document(e.speaker, e.content)] = None
             texts[e.speaker] = None
             for c in ex.claims:
-                texts[c.text] = None
+                texts[fact_document(c.subject, c.attribute, c.value, c.text)] = None
                 texts[c.subject] = None
                 if c.value_is_entity and isinstance(c.value, str) and c.value:
                     texts[c.value] = None
@@ -158,7 +158,7 @@ class Ingest:
                 source=item.source, reference_time=item.reference_time or now, recorded_at=now,
                 provenance=item.provenance, name=item.name, source_description=item.source_description,
             )
-            store.create_episode(ep, _bytes(vectors.get(item.content)))
+            store.create_episode(ep, _bytes(vectors.get(document(item.speaker, item.content))))
             names = self._surfaces(item, ex)
             ids, created = self._resolve(item.group_id, names, vectors, now)
             store.link_mentions(ep.id, [ids[n] for n in names])
@@ -258,7 +258,10 @@ class Ingest:
                 continue  # an extraction the store would refuse (e.g. valid_to before valid_from)
             obj = ids.get(claim.value) if isinstance(claim.value, str) else None
             single = mem.registry.is_single(draft.attribute)
-            vec = vectors.get(claim.text)
+            doc = fact_document(draft.subject, draft.attribute, draft.value, claim.text)
+            vec = vectors.get(doc)
+            if vec is None:  # a correction learns its attribute here, from the belief it corrects
+                vec = mem._embedder().embed([doc])[0]
             close = judge.contradicted(candidates(current, draft.attribute, vec, fact_vecs, single=single),
                                        claim.text)
             fact = draft._replace(episode_id=ep.id, why=why).fact(

@@ -3,17 +3,16 @@
 Candidates come from three rankers over one group:
 
 * **graph** — the query's entities (names, aliases, first person = the
-  speaker) and their subgraph: their facts, facts whose value is them, one
-  more hop through those values, and the episodes that mention them;
+  speaker) and their subgraph: their facts, facts whose value is them, and
+  one more hop through those values;
 * **bm25** — BM25 (``bm25s``) over fact sentences and episode contents;
 * **vector** — exact cosine (numpy) of the MiniLM query vector with the
   group's fact and episode vectors.
 
-They are fused by weighted reciprocal rank (RRF, k=60: a document's score is
-the sum over rankers of ``w / (60 + rank)``), plus small bonuses for recency
-and importance. RRF needs no score calibration between BM25 and cosine; the
-weights and the comparison with a weighted sum of normalised scores are in
-docs/recall.md (measured on LoCoMo). Only facts visible at
+They are fused by a weighted sum of min-max normalised scores (BM25 and
+cosine over each ranker's top 50; the graph as a small rank bonus), plus a
+recency tie-break and importance. Reciprocal rank fusion is kept as an option
+(``FUSION = "rrf"``); it lost to the sum on LoCoMo (docs/recall.md). Only facts visible at
 ``(valid_at, known_at)`` and episodes recorded by ``known_at`` (and said by
 ``valid_at`` when it is given) are returned.
 
@@ -36,9 +35,29 @@ from ._store import alias_key
 from ._types import Episode, Fact
 
 RRF_K = 60
-WEIGHTS = {"graph": 1.0, "bm25": 1.0, "vector": 1.0}
-RECENCY_BONUS = 0.002   # at most, for the newest document of the candidates
+#: Fusion: "sum" of min-max normalised BM25 and cosine scores (plus a graph
+#: bonus) beat reciprocal rank fusion on LoCoMo evidence recall@10 (0.62 vs
+#: 0.49 on conv-26; BM25 alone 0.49, vector alone 0.46): docs/recall.md.
+FUSION = "sum"
+WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 1.0}
+#: Episodes that merely mention a query entity are not a ranker of their own:
+#: in a two-person chat that is every turn (it cost 0.06 recall@10).
+GRAPH_EPISODES = False
+RECENCY_BONUS = 0.001   # at most, for the newest candidate: a tie-break
 CANDIDATES = 50         # per ranker
+
+
+_STEMMER = None
+
+
+def _stemmer():
+    """English Snowball stemmer (PyStemmer): "lives", "living" and "live" are one term."""
+    global _STEMMER
+    if _STEMMER is None:
+        import Stemmer
+
+        _STEMMER = Stemmer.Stemmer("english")
+    return _STEMMER
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +129,8 @@ class Recaller:
         bm25 = None
         if keys:
             bm25 = bm25s.BM25()
-            bm25.index(bm25s.tokenize(texts, stopwords="en", show_progress=False), show_progress=False)
+            bm25.index(bm25s.tokenize(texts, stopwords="en", stemmer=_stemmer(), show_progress=False),
+                       show_progress=False)
         return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)})
 
     # -- recall -----------------------------------------------------------------------
@@ -145,9 +165,10 @@ class Recaller:
             for f in store.facts_of(hop2, group_id=group_id, valid_at=valid_at, known_at=known_at) if hop2 else []:
                 subgraph_facts.setdefault(f.id, f)
                 graph.setdefault(("fact", f.id), 1.0)
-            for eid, eps in store.episodes_mentioning(entity_ids).items():
-                for i in eps:
-                    graph.setdefault(("episode", i), 1.0)
+            if GRAPH_EPISODES:
+                for eid, eps in store.episodes_mentioning(entity_ids).items():
+                    for i in eps:
+                        graph.setdefault(("episode", i), 1.0)
         if graph:
             # within the subgraph, order by similarity to the query
             scored = sorted(
@@ -155,20 +176,33 @@ class Recaller:
             )
             ranks["graph"] = {key: r for r, key in enumerate(scored[: CANDIDATES * 2], 1)}
 
+        values: dict[str, dict[tuple[str, str], float]] = {}
         if idx.keys:
             sims = idx.matrix @ qvec
             top = np.argsort(-sims)[: CANDIDATES]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
-            tokens = bm25s.tokenize([query], stopwords="en", show_progress=False)
+            values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
+            tokens = bm25s.tokenize([query], stopwords="en", stemmer=_stemmer(), show_progress=False)
             if tokens.vocab and idx.bm25 is not None:
                 n = min(CANDIDATES, len(idx.keys))
                 docs, scores = idx.bm25.retrieve(tokens, k=n, show_progress=False)
                 ranks["bm25"] = {idx.keys[int(j)]: r for r, (j, s) in enumerate(zip(docs[0], scores[0]), 1) if s > 0}
+                values["bm25"] = {idx.keys[int(j)]: float(s) for j, s in zip(docs[0], scores[0]) if s > 0}
 
         fused: dict[tuple[str, str], float] = {}
-        for ranker, rank in ranks.items():
-            for key, r in rank.items():
-                fused[key] = fused.get(key, 0.0) + WEIGHTS[ranker] / (RRF_K + r)
+        if FUSION == "rrf":
+            for ranker, rank in ranks.items():
+                for key, r in rank.items():
+                    fused[key] = fused.get(key, 0.0) + WEIGHTS[ranker] / (RRF_K + r)
+        else:  # "sum": min-max normalised scores, weighted; graph as a rank-based bonus
+            for ranker, vals in values.items():
+                if not vals:
+                    continue
+                lo, hi = min(vals.values()), max(vals.values())
+                for key, v in vals.items():
+                    fused[key] = fused.get(key, 0.0) + WEIGHTS[ranker] * ((v - lo) / (hi - lo) if hi > lo else 1.0)
+            for key, r in ranks.get("graph", {}).items():
+                fused[key] = fused.get(key, 0.0) + WEIGHTS["graph"] * 2.0 / (1 + r)
         if not fused:
             return []
         ordered = sorted(fused, key=lambda key: -fused[key])[: max(k * 4, 40)]

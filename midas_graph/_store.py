@@ -174,6 +174,19 @@ def row_to_episode(row: Sequence[Any]) -> Episode:
     return Episode(**d)
 
 
+def document(who: str | None, text: str | None) -> str:
+    """What recall indexes and embeds for a fact or an episode: who it is
+    about (or who said it) and the text. Questions name people; "I love
+    hiking" alone does not say whose love it is."""
+    return f"{who}: {text or ''}" if who else (text or "")
+
+
+def fact_document(subject: str, attribute: str, value: Any, text: str | None) -> str:
+    """A fact as recall indexes it: the belief spelled out, then its sentence
+    ("Sam lives in Lisbon — Sorry, I meant Lisbon, not Porto.")."""
+    return f"{subject} {attribute.replace('_', ' ')} {value} — {text or ''}"
+
+
 def alias_key(group_id: str, name: str) -> str:
     """The primary key of a name in a group: case-folded, whitespace collapsed."""
     return f"{group_id}\x1f{' '.join(name.casefold().split())}"
@@ -626,11 +639,15 @@ class Store:
         """(fact id, text) of every belief with a held version, and (episode id,
         content) of every episode, of one group: what recall indexes."""
         facts = self.q(
-            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf RETURN DISTINCT f.id, f.text",
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf "
+            "RETURN DISTINCT f.id, f.subject, f.attribute, f.value, f.text",
             {"g": group_id, "inf": FOREVER},
         )
-        episodes = self.q("MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.content", {"g": group_id})
-        return [(i, t) for i, t in facts], [(i, c) for i, c in episodes]
+        episodes = self.q(
+            "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content", {"g": group_id}
+        )
+        return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
+                [(i, document(s, c)) for i, s, c in episodes])
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
         """Every stored version in the database, in a stable order (for export)."""
