@@ -39,6 +39,10 @@ COVER_COSINE = 0.50
 UNFOCUSED_COSINE = 0.35
 #: Episodes not about a focus entity keep this share of their score.
 OFF_FOCUS = 0.5
+#: The best grounded item must score at least this share of the best item
+#: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
+DOMINANCE = 0.7
+DOMINANCE_BY = "terms"
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
 _WORD = re.compile(r"[a-z0-9]+")
@@ -139,16 +143,22 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     term_vec = mem._embedder().embed([" ".join(info.terms)])[0] if info.terms else None
     about_ids = set(focus_ids)
     focus_names = {n.casefold() for n in info.names}
+    focus_speakers = {e.name.casefold() for e in mem._store.entities_by_id(focus_ids)} if focus_ids else set()
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
     vectors = _hit_vectors(recaller, group_id, [*hits, *past_hits])
 
-    def about_focus(h: Hit) -> bool:
+    def about_focus(h: Hit, strict: bool = False) -> bool:
+        """A fact about a focus entity, or an episode it said (``strict``) or
+        that mentions it. Grounding is strict: in "Caroline, I ran a charity
+        race!" the race is not Caroline's."""
         if not focus_ids:
             return True
         if h.fact is not None:
             return h.fact.subject_id in about_ids or h.fact.object_id in about_ids
         e = h.episode
-        return e.speaker.casefold() in focus_names or any(e.id in s for s in mention_sets.values())
+        if e.speaker.casefold() in focus_names or e.speaker.casefold() in focus_speakers:
+            return True
+        return not strict and any(e.id in s for s in mention_sets.values())
 
     def covers(h: Hit) -> bool:
         if not info.terms:
@@ -164,10 +174,17 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE
 
     scored: list[tuple[float, Hit, bool]] = []
-    grounded = False
+    best_any = best_focus = 0.0
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
         on, cov = about_focus(h), covers(h)
-        grounded = grounded or (on and cov)
+        if cov:
+            # how well it speaks to the asked words, names left out of the question
+            v = vectors.get((h.kind, h.id))
+            fit = float(v @ term_vec) if (v is not None and term_vec is not None and DOMINANCE_BY == "terms") \
+                else h.score
+            best_any = max(best_any, fit)
+            if about_focus(h, strict=True):
+                best_focus = max(best_focus, fit)
         if not on and h.kind == "fact":
             continue  # another entity's belief is a distractor, however similar
         # A belief about the asked entity that speaks to the asked words is the
@@ -176,6 +193,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             (2.0 if h.kind == "fact" else 1.3) if cov else 0.7
         )
         scored.append((h.score * weight, h, past))
+    # Grounded: something about the asked entity speaks to the asked words, and
+    # it is not dwarfed by the same words about someone else (asked about
+    # Melanie's race when the race was Caroline's).
+    grounded = best_focus > 0 and best_focus >= DOMINANCE * best_any
     if not focus_ids and hits:
         best = max((float(vectors[(h.kind, h.id)] @ qvec) for h in hits if (h.kind, h.id) in vectors), default=0.0)
         grounded = best >= UNFOCUSED_COSINE
