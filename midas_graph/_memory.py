@@ -133,6 +133,7 @@ class Memory:
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
         self._recall: Any = None
+        self._name_vectors: dict[str, Any] = {}  # entity id -> name vector, for entities stored without one
         self._clock = MonotonicClock(clock)
         last = self._store.meta("last_tx")
         if last:
@@ -340,6 +341,122 @@ class Memory:
         if ep is None:
             raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
         return ep
+
+    def episodes(
+        self,
+        *,
+        group_id: str = "default",
+        last_n: int = 10,
+        before: TimeLike | None = None,
+        source: str | None = None,
+    ) -> list[Episode]:
+        """The ``last_n`` most recent episodes of a group said at or before
+        ``before`` (``reference_time <= before``; default now), returned
+        oldest first (Graphiti's ``retrieve_episodes`` order). ``source``
+        keeps only episodes of that source (message|text|json|fact)."""
+        _text(group_id, "group_id")
+        if not isinstance(last_n, int) or isinstance(last_n, bool) or last_n < 1:
+            raise InvalidInputError("last_n", "must be a positive integer")
+        if source is not None and source not in _episodes.SOURCES:
+            raise InvalidInputError("source", f"{source!r} is not one of {', '.join(_episodes.SOURCES)}")
+        t = parse_time(before, "before") or self.now()
+        return self._store.recent_episodes(group_id, t, last_n, source)[::-1]
+
+    def remove_episode(self, episode_id: str) -> list[Fact]:
+        """Forget an episode: retract every still-held fact it stated (as
+        :meth:`retract` does, so beliefs they had superseded re-open), then
+        delete the episode itself with its MENTIONS and FROM_EPISODE links,
+        in one transaction. Returns the retracted versions.
+
+        The retracted versions stay in :meth:`history` (with
+        ``expire_reason`` "retracted: episode <id> removed"); entities stay.
+        Facts the episode ended or corrected in other beliefs are not
+        restored.
+        """
+        _text(episode_id, "episode_id")
+        out: list[Fact] = []
+        with self._store.transaction():
+            if self._store.episode(episode_id) is None:
+                raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+            stated = self._store.facts_from_episodes([episode_id])[episode_id]
+            if any(f.expired_at is None for f in stated):
+                order = sorted(stated, key=lambda f: (f.recorded_at, f.id, f.version))
+                ids = list(dict.fromkeys(f.id for f in order))
+                now = self._clock.now()
+                work = Working(self._store.held(sorted({f.subject_id for f in stated})), self.registry.is_single)
+                for fid in ids:
+                    if fid in work.by_id:  # still held (re-opened ones included)
+                        out.append(work.retract(fid, now, f"episode {episode_id} removed"))
+                self._store.apply(work.finish())
+                self._store.set_meta("last_tx", now.isoformat())
+            self._store.delete_episode(episode_id)
+        return out
+
+    def fact(self, fact_id: str) -> Fact:
+        """The latest version of a belief (current, closed or retracted)."""
+        return self.versions(fact_id)[-1]
+
+    def clear(self, *, group_id: str) -> dict[str, int]:
+        """Physically delete one group: its entities, aliases, every fact
+        version, episodes, fact vectors and revision slots. Other groups are
+        untouched. Returns the number deleted of each kind. Unlike
+        :meth:`retract`, nothing of the group stays in :meth:`history`."""
+        _text(group_id, "group_id")
+        with self._store.transaction():
+            counts = self._store.delete_group(group_id)
+        # The recall index keys on store.generation (bumped by the commit);
+        # the entity-resolution cache and the speaker memory are per process.
+        if self._ingest is not None:
+            self._ingest.index.forget()
+            self._ingest._last_speaker.pop(group_id, None)
+        self._name_vectors.clear()
+        return counts
+
+    def search_entities(self, query: str, *, k: int = 10, group_id: str = "default") -> list[tuple[Entity, float]]:
+        """Entities of a group ranked for ``query``, best first, with a score.
+
+        Name and alias matches come first: ``2 + cosine`` when the query is
+        a name or alias (case-insensitive), ``1 + cosine`` when every word of
+        a name or alias is in the query or every word of the query is in it;
+        the rest rank by the cosine of MiniLM name embeddings alone.
+        """
+        import re
+
+        import numpy as np
+
+        _text(query, "query")
+        _text(group_id, "group_id")
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1:
+            raise InvalidInputError("k", "must be a positive integer")
+        ents = self._store.entities(group_id)
+        if not ents:
+            return []
+        stored = {i: v for i, _, v in self._store.entity_vectors(group_id) if v is not None}
+        missing = [e for e in ents if e.id not in stored and e.id not in self._name_vectors]
+        vecs = self._embedder().embed([query, *(e.name for e in missing)])
+        qvec = np.asarray(vecs[0], dtype=np.float32)
+        if len(self._name_vectors) > 100_000:
+            self._name_vectors.clear()
+        for e, v in zip(missing, vecs[1:]):
+            self._name_vectors[e.id] = np.asarray(v, dtype=np.float32)
+        words = lambda text: set(re.findall(r"\w+", text.casefold()))  # noqa: E731
+        qkey, qwords = " ".join(query.casefold().split()), words(query)
+        scored = []
+        for e in ents:
+            v = stored.get(e.id)
+            vec = np.frombuffer(v, dtype=np.float32) if v is not None else self._name_vectors[e.id]
+            cos = float(vec @ qvec)
+            tier = 0
+            for name in (e.name, *e.aliases):
+                nwords = words(name)
+                if " ".join(name.casefold().split()) == qkey:
+                    tier = 2
+                    break
+                if nwords and qwords and (nwords <= qwords or qwords <= nwords):
+                    tier = 1
+            scored.append((e, tier + cos))
+        scored.sort(key=lambda x: (-x[1], x[0].name, x[0].id))
+        return scored[:k]
 
     @property
     def nli_threshold(self) -> float:

@@ -459,6 +459,57 @@ class Store:
         rows = self.q(f"MATCH (p:Episode {{id: $id}}) RETURN {_EPISODE_RETURN}", {"id": episode_id})
         return row_to_episode(rows[0]) if rows else None
 
+    def recent_episodes(self, group_id: str, before: _dt.datetime, last_n: int,
+                        source: str | None = None) -> list[Episode]:
+        """The ``last_n`` episodes of a group said at or before ``before``, newest first."""
+        cond = " AND p.source = $src" if source is not None else ""
+        params: dict[str, Any] = {"g": group_id, "t": to_db(before), "n": last_n}
+        if source is not None:
+            params["src"] = source
+        rows = self.q(
+            f"MATCH (p:Episode) WHERE p.group_id = $g AND p.reference_time <= $t{cond} "
+            f"RETURN {_EPISODE_RETURN} ORDER BY p.reference_time DESC, p.recorded_at DESC, p.id DESC LIMIT $n",
+            params,
+        )
+        return [row_to_episode(r) for r in rows]
+
+    def mentioned(self, episode_id: str) -> list[str]:
+        """Ids of the entities an episode mentions."""
+        rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": episode_id})
+        return [r[0] for r in rows]
+
+    def delete_episode(self, episode_id: str) -> None:
+        """Delete an episode node with its MENTIONS and FROM_EPISODE links
+        (the facts it stated keep their ``episode_id``)."""
+        self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": episode_id})
+
+    def delete_group(self, group_id: str) -> dict[str, int]:
+        """Physically delete everything of one group: entities, aliases, fact
+        versions, episodes, fact vectors and slots (with their edges).
+        Returns how many of each were deleted."""
+        g = {"g": group_id}
+        fact_ids = [r[0] for r in self.q("MATCH (f:Fact) WHERE f.group_id = $g RETURN DISTINCT f.id", g)]
+        slot_keys = [
+            slot_key(s, a) for s, a in self.q(
+                "MATCH (f:Fact) WHERE f.group_id = $g RETURN DISTINCT f.subject_id, f.attribute", g)
+        ]
+        counts = {}
+        for name, label in (("entities", "Entity"), ("aliases", "Alias"), ("facts", "Fact"),
+                            ("episodes", "Episode")):
+            counts[name] = int(self.q(f"MATCH (n:{label}) WHERE n.group_id = $g RETURN count(n)", g)[0][0])
+            if counts[name]:
+                self.q(f"MATCH (n:{label}) WHERE n.group_id = $g DETACH DELETE n", g)
+        counts["vectors"] = counts["slots"] = 0
+        for name, label, column, keys in (("vectors", "FactVector", "id", fact_ids),
+                                          ("slots", "Slot", "key", slot_keys)):
+            for start in range(0, len(keys), 5000):
+                chunk = keys[start:start + 5000]
+                counts[name] += int(self.q(
+                    f"UNWIND $k AS x MATCH (n:{label} {{{column}: x}}) RETURN count(n)", {"k": chunk})[0][0])
+                self.q(f"UNWIND $k AS x MATCH (n:{label} {{{column}: x}}) DELETE n", {"k": chunk})
+        self._slots_seen = {}
+        return counts
+
     def set_vectors(self, label: str, vectors: dict[str, bytes]) -> None:
         """Store embeddings (float32 bytes) by id: ``FactVector`` rows (by fact
         id, shared by all versions of a belief) or an Entity's name vector."""

@@ -1,0 +1,192 @@
+"""Memory.episodes / remove_episode / fact / clear / search_entities, with the
+real database and models (the admin surface the Graphiti and MCP layers use)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ENGINE, d
+
+from midas_graph import InvalidInputError, Memory, NotFoundError
+
+pytestmark = pytest.mark.engine
+
+
+@pytest.fixture(scope="session")
+def models():
+    from midas_graph.models import default_embedder, default_nli, load_spacy
+
+    load_spacy()
+    return default_embedder(), default_nli()
+
+
+@pytest.fixture
+def mem(models, clock):
+    m = Memory(clock=clock, engine=ENGINE, embedder=models[0], nli=models[1])
+    yield m
+    m.close()
+
+
+def values(facts):
+    return sorted(str(f.value) for f in facts)
+
+
+# -- episodes ---------------------------------------------------------------------
+
+def test_episodes_are_the_last_n_before_a_time_oldest_first(mem):
+    said = ["2024-03-01", "2024-01-01", "2024-04-01", "2024-02-01"]
+    for i, day in enumerate(said):
+        mem.add_episode(f"Note number {i}.", reference_time=day, name=f"n{i}")
+    mem.add_episode("Other group.", reference_time="2024-05-01", group_id="other")
+    assert [e.name for e in mem.episodes(last_n=2)] == ["n0", "n2"]
+    assert [e.name for e in mem.episodes()] == ["n1", "n3", "n0", "n2"]
+    assert [e.name for e in mem.episodes(last_n=2, before="2024-03-01")] == ["n3", "n0"]
+    assert [e.reference_time for e in mem.episodes(last_n=1, before="2024-02-15")] == [d("2024-02-01")]
+    assert mem.episodes(before="2023-12-31") == []
+    assert [e.content for e in mem.episodes(group_id="other")] == ["Other group."]
+
+
+def test_episodes_filter_by_source(mem):
+    mem.add_episode("A chat line.", reference_time="2024-01-01", source="message")
+    mem.add_episode("A document.", reference_time="2024-01-02", source="text")
+    assert [e.content for e in mem.episodes(source="text")] == ["A document."]
+    assert [e.content for e in mem.episodes(source="message")] == ["A chat line."]
+
+
+@pytest.mark.parametrize(
+    "kwargs, field",
+    [({"last_n": 0}, "last_n"), ({"last_n": "3"}, "last_n"), ({"last_n": True}, "last_n"),
+     ({"source": "email"}, "source"), ({"before": "yesterday"}, "before"), ({"group_id": ""}, "group_id")],
+)
+def test_episodes_bad_input_names_the_field(mem, kwargs, field):
+    with pytest.raises(InvalidInputError) as exc:
+        mem.episodes(**kwargs)
+    assert exc.value.field == field
+
+
+# -- remove_episode -----------------------------------------------------------------
+
+def test_remove_episode_retracts_its_facts_and_reopens_what_they_superseded(mem, clock):
+    mem.add_episode("I live in Berlin.", speaker="Dana", reference_time="2024-01-10")
+    moved = mem.add_episode("We moved to Lisbon last week!", speaker="Dana", reference_time="2024-03-08")
+    [lisbon] = [f for f in moved.facts if f.attribute == "lives_in"]
+    assert values(mem.current("Dana", "lives_in")) == ["Lisbon"]
+    before = mem.now()
+    n_episodes = mem.stats()["Episode"]
+
+    removed = mem.remove_episode(moved.episode.id)
+
+    assert lisbon.id in {f.id for f in removed}
+    gone = next(f for f in removed if f.id == lisbon.id)
+    assert gone.expired_at is not None and gone.status == "retracted"
+    assert gone.expire_reason == f"retracted: episode {moved.episode.id} removed"
+    assert values(mem.current("Dana", "lives_in")) == ["Berlin"]  # re-opened
+    assert mem.fact(lisbon.id).status == "retracted"
+    # the text is gone: no episode node, no links from its facts
+    with pytest.raises(NotFoundError):
+        mem.episode(moved.episode.id)
+    assert mem.stats()["Episode"] == n_episodes - 1
+    assert mem._store.facts_from_episodes([moved.episode.id])[moved.episode.id] == []
+    assert [e.content for e in mem.episodes()] == ["I live in Berlin."]
+    # the past picture is kept on the transaction-time axis
+    assert values(mem.as_of("Dana", "lives_in", known_at=before)) == ["Lisbon"]
+    assert "Lisbon" in values(mem.history("Dana", "lives_in"))
+
+
+def test_remove_episode_of_an_episode_without_facts_and_unknown_ids(mem):
+    r = mem.add_episode("Hmm, okay.", reference_time="2024-01-01")
+    assert mem.remove_episode(r.episode.id) == []
+    assert mem.episodes() == []
+    with pytest.raises(NotFoundError):
+        mem.remove_episode(r.episode.id)
+    with pytest.raises(NotFoundError):
+        mem.remove_episode("no-such-episode")
+    with pytest.raises(InvalidInputError) as exc:
+        mem.remove_episode("")
+    assert exc.value.field == "episode_id"
+
+
+def test_remove_episode_whose_facts_were_already_superseded(mem):
+    first = mem.add_episode("I work at Acme.", speaker="Dana", reference_time="2024-01-01")
+    mem.add_episode("I work at Globex now.", speaker="Dana", reference_time="2024-06-01")
+    removed = mem.remove_episode(first.episode.id)
+    assert [f.value for f in removed] == ["Acme"]
+    assert values(mem.current("Dana", "employer")) == ["Globex"]
+    assert values(mem.as_of("Dana", "employer", valid_at="2024-03-01")) == []
+
+
+# -- fact -------------------------------------------------------------------------------
+
+def test_fact_is_the_latest_version_of_a_belief(mem):
+    old = mem.add_fact("Sam", "lives_in", "Porto", valid_from="2024-01-01")
+    assert mem.fact(old.id) == old
+    new = mem.add_fact("Sam", "lives_in", "Lisbon", valid_from="2024-05-01")
+    latest = mem.fact(old.id)
+    assert latest.version == 2 and latest.superseded_by == new.id and latest.valid_to == d("2024-05-01")
+    mem.retract(new.id)
+    assert mem.fact(new.id).status == "retracted"
+    with pytest.raises(NotFoundError):
+        mem.fact("nope")
+    with pytest.raises(InvalidInputError) as exc:
+        mem.fact(None)  # type: ignore[arg-type]
+    assert exc.value.field == "fact_id"
+
+
+# -- clear ------------------------------------------------------------------------------
+
+def test_clear_deletes_one_group_and_nothing_else(mem):
+    mem.add_episode("I live in Berlin and I work at Acme.", speaker="Dana", reference_time="2024-01-01",
+                    group_id="a")
+    mem.add_fact("Sam", "lives_in", "Porto", group_id="a")
+    mem.add_fact("Sam", "lives_in", "Lisbon", group_id="a")
+    mem.add_alias("Sam", "Samuel", group_id="a")
+    mem.add_episode("I live in Rome.", speaker="Eve", reference_time="2024-01-01", group_id="b")
+    mem.add_fact("Zoe", "employer", "Initech", group_id="b")
+    assert mem.recall("Where does Sam live?", group_id="a")  # builds the recall index of "a"
+    keep_b = (values(mem.history("Eve", group_id="b")), values(mem.history("Zoe", group_id="b")))
+
+    counts = mem.clear(group_id="a")
+
+    assert counts["entities"] >= 4 and counts["episodes"] == 1
+    assert counts["facts"] >= 5  # Berlin, Acme, Porto (2 versions), Lisbon
+    assert counts["aliases"] >= counts["entities"] + 1
+    assert counts["vectors"] >= 2 and counts["slots"] >= 3
+    assert mem.entities(group_id="a") == [] and mem.episodes(group_id="a") == []
+    assert mem.history("Sam", group_id="a") == [] and mem.entity("Samuel", group_id="a") is None
+    assert mem.recall("Where does Sam live?", group_id="a") == []  # the index was rebuilt
+    assert (values(mem.history("Eve", group_id="b")), values(mem.history("Zoe", group_id="b"))) == keep_b
+    assert [e.content for e in mem.episodes(group_id="b")] == ["I live in Rome."]
+    assert sum(mem.stats().values()) == len(mem.entities(group_id="b")) + 2 + 1
+    assert mem.clear(group_id="a") == dict.fromkeys(counts, 0)
+    # the group is usable again
+    mem.add_fact("Sam", "lives_in", "Faro", group_id="a")
+    assert values(mem.current("Sam", group_id="a")) == ["Faro"]
+    with pytest.raises(InvalidInputError) as exc:
+        mem.clear(group_id="")
+    assert exc.value.field == "group_id"
+
+
+# -- search_entities ---------------------------------------------------------------------
+
+def test_search_entities_ranks_names_then_aliases_then_meaning(mem):
+    mem.add_fact("Alice Smith", "employer", "Acme Corp")
+    mem.add_fact("Bob", "lives_in", "Berlin")
+    mem.add_fact("Carol", "likes", "jazz music")
+    mem.add_fact("Berlin", "population", 3_700_000)  # subjects are entities; literal values are not
+    mem.add_alias("Bob", "Robert")
+
+    top = mem.search_entities("alice smith")
+    assert top[0][0].name == "Alice Smith" and top[0][1] >= 2
+    assert mem.search_entities("Where does Alice work?")[0][0].name == "Alice Smith"
+    [(bob, score)] = mem.search_entities("ROBERT", k=1)
+    assert bob.name == "Bob" and score >= 2
+    # nothing matches by name: the name embedding decides
+    assert mem.search_entities("a large German city", k=1)[0][0].name == "Berlin"
+    scores = [s for _, s in mem.search_entities("Bob", k=10)]
+    assert scores == sorted(scores, reverse=True) and len(scores) == len(mem.entities())
+    assert mem.search_entities("Bob", group_id="empty") == []
+    with pytest.raises(InvalidInputError) as exc:
+        mem.search_entities("Bob", k=0)
+    assert exc.value.field == "k"
+    with pytest.raises(InvalidInputError) as exc:
+        mem.search_entities("  ")
+    assert exc.value.field == "query"
