@@ -121,7 +121,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     from .models import count_tokens, load_spacy
 
     info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
-    qvec = mem._embedder().embed([query])[0]
+    # the question and its content words (names left out) in one model call
+    vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
+    qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
     recaller = mem._recaller()
     hits = recaller.recall(query, k=40, valid_at=valid_at, known_at=known_at, group_id=group_id,
                            speaker=speaker, info=info, qvec=qvec, explicit_valid=explicit_valid)
@@ -140,7 +142,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     hits = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
-    term_vec = mem._embedder().embed([" ".join(info.terms)])[0] if info.terms else None
     about_ids = set(focus_ids)
     focus_names = {n.casefold() for n in info.names}
     focus_speakers = {e.name.casefold() for e in mem._store.entities_by_id(focus_ids)} if focus_ids else set()
@@ -160,23 +161,29 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             return True
         return not strict and any(e.id in s for s in mention_sets.values())
 
-    def covers(h: Hit) -> bool:
+    def covers(h: Hit) -> int:
+        """2: shares a word asked about (for a fact, its attribute's registered
+        spellings and question words count: "living" covers job_title);
+        1: similar enough to the asked words; 0: neither."""
         if not info.terms:
-            return True
+            return 2
         if h.fact is None:
             text = h.text
-        else:  # the attribute's registered spellings count: "work" covers employer (works_at)
-            spellings = " ".join(mem.registry.spellings(h.fact.attribute)).replace("_", " ")
-            text = f"{h.fact.attribute.replace('_', ' ')} {spellings} {h.fact.value} {h.text}"
+        else:
+            words = " ".join(mem.registry.question_words(h.fact.attribute)).replace("_", " ")
+            text = f"{h.fact.attribute.replace('_', ' ')} {words} {h.fact.value} {h.text}"
         if _covers(info, text):
-            return True
+            return 2
         v = vectors.get((h.kind, h.id))  # the words asked about, names left out, against the item
-        return v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE
+        return int(v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE)
 
     scored: list[tuple[float, Hit, bool]] = []
     best_any = best_focus = 0.0
+    focus_fact_named = False  # a belief of the asked entity about the very thing asked
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
         on, cov = about_focus(h), covers(h)
+        if cov == 2 and h.fact is not None and on and not past:
+            focus_fact_named = True
         if cov:
             # how well it speaks to the asked words, names left out of the question
             v = vectors.get((h.kind, h.id))
@@ -196,7 +203,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # Grounded: something about the asked entity speaks to the asked words, and
     # it is not dwarfed by the same words about someone else (asked about
     # Melanie's race when the race was Caroline's).
-    grounded = best_focus > 0 and best_focus >= DOMINANCE * best_any
+    # A stored belief of the asked entity whose attribute or words are the
+    # ones asked about is grounded whatever others' lines look like (asked
+    # "Isla's manager", her manager fact answers it even if "X is a product
+    # manager" is closer in wording).
+    grounded = focus_fact_named or (best_focus > 0 and best_focus >= DOMINANCE * best_any)
     if not focus_ids and hits:
         best = max((float(vectors[(h.kind, h.id)] @ qvec) for h in hits if (h.kind, h.id) in vectors), default=0.0)
         grounded = best >= UNFOCUSED_COSINE

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 _FIRST = frozenset("i me my mine myself we us our ours".split())
+_UNUSED_PIPES = ["parser"]
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 _WEAK = frozenset(
     "be have do get go make thing way time kind lot one someone something anything anyone "
@@ -37,7 +38,7 @@ class QueryInfo:
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
-    doc = nlp(text)
+    doc = nlp(text, disable=_UNUSED_PIPES)  # no dependency parse needed here: ~25% faster
     names: dict[str, str] = {}
     name_tokens: set[int] = set()
     for ent in doc.ents:

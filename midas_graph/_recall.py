@@ -179,7 +179,9 @@ class Recaller:
         values: dict[str, dict[tuple[str, str], float]] = {}
         if idx.keys:
             sims = idx.matrix @ qvec
-            top = np.argsort(-sims)[: CANDIDATES]
+            n = min(CANDIDATES, len(sims))
+            top = np.argpartition(-sims, n - 1)[:n]
+            top = top[np.argsort(-sims[top])]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
             values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
             tokens = bm25s.tokenize([query], stopwords="en", stemmer=_stemmer(), show_progress=False)

@@ -28,6 +28,9 @@ class AttributeRegistry:
     cardinality: dict[str, Cardinality] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     prefixes: dict[str, Cardinality] = field(default_factory=dict)
+    #: words a question may use for an attribute without naming it ("What do
+    #: they do for a living?" asks job_title); used by context() grounding only
+    asked_as: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -40,6 +43,8 @@ class AttributeRegistry:
         reg = cls()
         for key, spec in tomllib.loads(text).get("attributes", {}).items():
             reg.register(key, spec.get("cardinality", "many"), spec.get("aliases", ()))
+            if spec.get("asked_as"):
+                reg.asked_as[normalise_attribute(key.rstrip("*"))] = tuple(spec["asked_as"])
         return reg
 
     def register(self, key: str, cardinality: str = "many", aliases=()) -> None:
@@ -77,6 +82,14 @@ class AttributeRegistry:
     def spellings(self, key: str) -> list[str]:
         """The other spellings registered for a key (``employer`` -> works_at, company, ...)."""
         return [alias for alias, k in self.aliases.items() if k == key]
+
+    def question_words(self, key: str) -> list[str]:
+        """Spellings plus the words a question may use for ``key``."""
+        words = list(self.asked_as.get(key, ()))
+        for prefix in self.prefixes:
+            if key.startswith(prefix):
+                words += self.asked_as.get(prefix.rstrip("_"), ())
+        return [*self.spellings(key), *words]
 
     def is_single(self, key: str) -> bool:
         card = self.cardinality.get(key)

@@ -130,3 +130,24 @@ def test_guard_reliance_excludes_only_what_may_not_back_an_action(sam):
         guard_reliance(mixed, "delete-everything")
     with pytest.raises(InvalidInputError, match="provenance"):
         guard_reliance([object()], "planning")
+
+
+def test_a_belief_named_by_the_question_grounds_it_among_similar_others():
+    """Asked "Isla's manager", her manager fact answers even though other
+    people's job titles ("product manager") are closer in wording; and a
+    question's everyday words reach the registered attribute ("do for a
+    living" -> job_title, "what car" -> drives)."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        rows = [("Isla Park", "manager", "Nadia Brennan", "Isla Park reports to Nadia Brennan."),
+                ("Ines Lind", "job_title", "accountant", "Ines Lind is an accountant."),
+                ("Ben Brown", "drives", "Subaru Outback", "Ben Brown drives a Subaru Outback.")]
+        rows += [(f"Person {i}", "job_title", "product manager", f"Person {i} is a product manager.")
+                 for i in range(8)]
+        mem.add_facts([dict(subject=s, attribute=a, value=v, text=t) for s, a, v, t in rows])
+        for q, value in [("Who is Isla Park's manager?", "Nadia Brennan"),
+                         ("What does Ines Lind do for a living?", "accountant"),
+                         ("What car does Ben Brown drive?", "Subaru Outback")]:
+            ctx = mem.context(q, budget_tokens=256)
+            assert not ctx.abstain, (q, ctx.reason)
+            assert ctx.items[0].fact.value == value
+        assert mem.context("What is Isla Park's favorite color?", budget_tokens=256).abstain
