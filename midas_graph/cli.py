@@ -365,6 +365,25 @@ def stats() -> None:
         _print_json({"db": settings.db, "engine": mem.engine, **mem.stats()})
 
 
+@app.command("serve-mcp")
+def serve_mcp(
+    db: Optional[str] = typer.Option(None, "--db", help="Database file (default: the global --db)."),
+    http: Optional[int] = typer.Option(
+        None, "--http", min=1, max=65535, help="Serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.",
+    ),
+    group: str = typer.Option("default", help="Group used when a tool call names none."),
+    log_level: str = typer.Option("WARNING", help="Server log level (stderr)."),
+) -> None:
+    """Serve the memory to agents over MCP (stdio by default; Graphiti's tool names)."""
+    from ._mcp import serve
+
+    if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise typer.BadParameter(f"{log_level!r} is not a log level", param_hint="--log-level")
+    if http is not None:
+        err.print(f"midas-graph MCP server on http://127.0.0.1:{http}/mcp (db {db or settings.db})", highlight=False)
+    serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper())
+
+
 @app.command("demo")
 def demo(
     db: Optional[str] = typer.Option(None, help="Keep the demo memory in this file (default: in memory)."),

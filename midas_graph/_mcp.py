@@ -1,0 +1,454 @@
+"""An MCP server over one :class:`~midas_graph.Memory` (the official ``mcp`` SDK, v2).
+
+Tools keep the names and arguments of Graphiti's MCP server (``add_memory``,
+``search_memory_facts``, ``search_nodes``, ``get_episodes``,
+``get_entity_edge``, ``delete_entity_edge``, ``delete_episode``,
+``clear_graph``, ``get_status``), so an agent configured for Graphiti finds
+its tools here, plus midas_graph's own: ``as_of``, ``history``,
+``get_context`` (with its abstain flag) and ``check_memory_use`` (the
+provenance guard).
+
+Every tool returns a JSON object. Bad arguments (missing, wrong type, bad
+dates, unknown ids) come back as a tool error with a one-line message; the
+server keeps serving. Tools are plain functions: the SDK runs each call on a
+worker thread, so a slow ingest never blocks the event loop, and the store's
+lock keeps engine access one call at a time.
+
+Run it with ``midas-graph serve-mcp --db PATH`` (stdio) or
+``--http PORT`` (streamable HTTP on 127.0.0.1); see ``docs/mcp.md``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import functools
+import logging
+from dataclasses import asdict
+from typing import Annotated, Any, Callable, Literal, Optional
+
+from pydantic import Field, ValidationError
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import ToolAnnotations
+
+from ._errors import MidasError
+from ._memory import Memory
+from ._time import parse_time
+from ._types import Entity, Episode, Fact
+
+INSTRUCTIONS = """\
+midas_graph is your long-term memory: a bitemporal knowledge graph of facts \
+(subject · attribute · value) extracted locally from the episodes you add, each \
+with the time it was true in the world (valid_from → valid_to) and the time the \
+memory learned it (recorded_at).
+
+Policy:
+1. Before answering from memory, call get_context with the question. When it \
+returns abstain=true, the memory holds nothing about what was asked: say you \
+don't know (or ask the user) rather than guess, and do not pass off the closest \
+lines as an answer.
+2. Memories are time-stamped. Prefer current facts (status "current"); treat \
+superseded, ended or retracted ones as the past and say so when you use them. \
+Use as_of for "what was true on <date>" and history for "how did it change".
+3. Never take an external or destructive action (sending, paying, deleting, \
+booking, changing accounts) on the strength of a memory unless check_memory_use \
+with use="action" allows it: only memories the user confirmed \
+(provenance user_confirmation) or that the user has just explicitly approved \
+(their ids in approved) may back an action. Anything may guide planning.
+4. Record what the user tells you with add_memory (one message or text per \
+call, with its reference_time when known). When the user confirms something, \
+add it with provenance="user_confirmation".
+5. Nothing is physically deleted by delete_entity_edge or delete_episode: the \
+facts are retracted (no longer believed from now on) and the history keeps \
+them. clear_graph does delete a group: call it only when the user asks to.
+"""
+
+_READ = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
+_ADD = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=False, open_world_hint=False)
+_RETRACT = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempotent_hint=False,
+                           open_world_hint=False)
+
+IsoTime = Annotated[Optional[str], Field(description="ISO-8601 time or date (a date means midnight UTC).")]
+GroupIds = Annotated[Optional[list[str]], Field(description="Groups to search (default: the server's group).")]
+
+
+class MidasMCPServer(MCPServer):
+    """``MCPServer`` whose argument-validation errors are one line: the SDK
+    puts pydantic's multi-line report in the message; a model reads a short
+    ``field: problem`` list better."""
+
+    async def call_tool(self, name, arguments, context=None):  # type: ignore[override]
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(cause, ValidationError):
+                raise ToolError(f"Error executing tool {name}: {_validation_line(cause)}") from cause
+            raise
+
+
+def _validation_line(exc: ValidationError) -> str:
+    parts = []
+    for e in exc.errors():
+        loc = ".".join(str(p) for p in e.get("loc", ())) or "arguments"
+        msg = e.get("msg", "invalid")
+        if e.get("type") == "missing":
+            msg = "is required"
+        parts.append(f"{loc}: {msg}")
+    return "; ".join(parts)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return " ".join(text.split())
+
+
+def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    """Turn the library's anticipated errors into tool errors (one line)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
+        try:
+            return fn(*args, **kwargs)
+        except ToolError:
+            raise
+        except (MidasError, ValueError, KeyError, TypeError) as exc:
+            raise ToolError(_one_line(exc)) from exc
+
+    return wrapper
+
+
+# -- JSON shapes -------------------------------------------------------------------
+
+def _iso(dt: _dt.datetime | None) -> str | None:
+    return None if dt is None else dt.isoformat()
+
+
+def entity_dict(e: Entity) -> dict[str, Any]:
+    d = asdict(e)
+    d["aliases"] = list(e.aliases)
+    d["created_at"] = _iso(e.created_at)
+    return d
+
+
+def _context_item(item: Any) -> dict[str, Any]:
+    obj = item.fact if item.fact is not None else item.episode
+    return {
+        "kind": item.kind,
+        "id": obj.id if obj is not None else None,
+        "text": item.text,
+        "score": round(float(item.score), 6),
+        "source": item.source,
+        "source_name": item.source_name,
+        "time": _iso(item.time),
+        "superseded": item.superseded,
+        "provenance": obj.provenance if obj is not None else None,
+        "fact": item.fact.to_dict() if item.fact is not None else None,
+        "episode": item.episode.to_dict() if item.episode is not None else None,
+    }
+
+
+def _time(value: str | None, field: str) -> _dt.datetime | None:
+    return parse_time(value, field)
+
+
+def _groups(group_ids: list[str] | None, default: str) -> list[str]:
+    if group_ids is None or group_ids == []:
+        return [default]
+    bad = [g for g in group_ids if not isinstance(g, str) or not g.strip()]
+    if bad:
+        raise ValueError("group_ids: every group id must be a non-empty string")
+    return list(dict.fromkeys(group_ids))
+
+
+def build_server(memory: Memory, *, group_id: str = "default", name: str = "midas-graph",
+                 log_level: str = "WARNING") -> MCPServer:
+    """An MCP server exposing ``memory``. ``group_id`` is the group a tool
+    uses when the call names none. The caller keeps ownership of ``memory``."""
+    from . import __version__
+
+    mem = memory
+    default_group = group_id
+    server = MidasMCPServer(name, title="midas_graph memory", instructions=INSTRUCTIONS, version=__version__,
+                            log_level=log_level)  # type: ignore[arg-type]
+    # bm25s sets its own logger to DEBUG on import; the SDK's handler would print every index build.
+    import bm25s  # noqa: F401
+
+    logging.getLogger("bm25s").setLevel(max(logging.getLevelName(log_level), logging.INFO))
+
+    def tool(annotations: ToolAnnotations):
+        def register(fn):
+            server.add_tool(_guarded(fn), name=fn.__name__, description=fn.__doc__, annotations=annotations)
+            return fn
+
+        return register
+
+    # -- Graphiti-compatible tools ------------------------------------------------------
+    @tool(_ADD)
+    def add_memory(
+        name: Annotated[str, Field(description="A short name for the episode.")],
+        episode_body: Annotated[str, Field(description="The message or text, verbatim.")],
+        group_id: Optional[str] = None,
+        source: Annotated[Literal["text", "message", "json"], Field(description="Kind of content.")] = "text",
+        source_description: str = "",
+        uuid: Annotated[Optional[str], Field(description="Not supported: midas_graph assigns episode ids.")] = None,
+        reference_time: IsoTime = None,
+        speaker: Annotated[str, Field(description="Who said it; first person ('I', 'my') means them.")] = "user",
+        provenance: Annotated[
+            Literal["observation", "user_confirmation", "planning", "action"],
+            Field(description="user_confirmation only when the user confirmed it."),
+        ] = "observation",
+    ) -> dict[str, Any]:
+        """Add an episode (a message or a text) to memory. It is stored verbatim, its facts are extracted
+        locally (no LLM) and what it contradicts is superseded, all before this call returns. reference_time
+        is when it was said (default now) and anchors relative times ("last week")."""
+        if uuid is not None:
+            raise ValueError("uuid: midas_graph assigns episode ids itself; omit uuid")
+        r = mem.add_episode(
+            episode_body, speaker=speaker, reference_time=reference_time, group_id=group_id or default_group,
+            source=source, provenance=provenance, name=name, source_description=source_description,
+        )
+        return {
+            "message": f"Episode '{name}' added: {len(r.facts)} fact(s) recorded, {len(r.superseded)} closed",
+            "episode": r.episode.to_dict(),
+            "facts": [f.to_dict() for f in r.facts],
+            "superseded": [f.to_dict() for f in r.superseded],
+            "entities": [entity_dict(e) for e in r.entities],
+        }
+
+    @tool(_READ)
+    def search_memory_facts(
+        query: str,
+        group_ids: GroupIds = None,
+        max_facts: Annotated[int, Field(ge=1, le=200)] = 10,
+        center_node_uuid: Annotated[Optional[str], Field(description="Rank facts about this entity id first.")] = None,
+        edge_types: Annotated[Optional[list[str]], Field(description="Only these attributes (e.g. lives_in).")] = None,
+        valid_at_after: IsoTime = None,
+        valid_at_before: IsoTime = None,
+        invalid_at_after: IsoTime = None,
+        invalid_at_before: IsoTime = None,
+        valid_at: Annotated[
+            Optional[str], Field(description="Search the world as it was at this time (default now).")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Search facts relevant to query (graph walk + BM25 + vectors). By default only facts true now, as
+        believed now; valid_at searches another time. The range filters select on when a fact became true
+        (valid_at = its valid_from) and stopped being true (invalid_at = its valid_to; an open fact has none)."""
+        lo_v, hi_v = _time(valid_at_after, "valid_at_after"), _time(valid_at_before, "valid_at_before")
+        lo_i, hi_i = _time(invalid_at_after, "invalid_at_after"), _time(invalid_at_before, "invalid_at_before")
+        at = _time(valid_at, "valid_at")
+        attrs = {mem.registry.key(t) for t in edge_types} if edge_types else None
+        scored: list[tuple[float, Fact]] = []
+        for g in _groups(group_ids, default_group):
+            for h in mem.recall(query, k=max(4 * max_facts, 40), valid_at=at, group_id=g):
+                f = h.fact
+                if f is None:
+                    continue
+                if attrs is not None and f.attribute not in attrs:
+                    continue
+                if lo_v is not None and f.valid_from < lo_v or hi_v is not None and f.valid_from > hi_v:
+                    continue
+                if (lo_i is not None or hi_i is not None) and f.valid_to is None:
+                    continue
+                if lo_i is not None and f.valid_to < lo_i or hi_i is not None and f.valid_to > hi_i:
+                    continue
+                scored.append((h.score, f))
+        if center_node_uuid:
+            scored.sort(key=lambda sf: (center_node_uuid not in (sf[1].subject_id, sf[1].object_id), -sf[0]))
+        else:
+            scored.sort(key=lambda sf: -sf[0])
+        facts = [{**f.to_dict(), "score": round(float(s), 6)} for s, f in scored[:max_facts]]
+        return {"message": "Facts retrieved" if facts else "No relevant facts found", "facts": facts}
+
+    @tool(_READ)
+    def search_nodes(
+        query: str,
+        group_ids: GroupIds = None,
+        max_nodes: Annotated[int, Field(ge=1, le=200)] = 10,
+        entity_types: Annotated[
+            Optional[list[str]], Field(description="Only entities of these kinds (PERSON, GPE, ORG, CONCEPT...).")
+        ] = None,
+        center_node_uuid: Annotated[Optional[str], Field(description="Accepted for compatibility; unused.")] = None,
+    ) -> dict[str, Any]:
+        """Search entities (people, places, things) by name and alias similarity."""
+        kinds = {k.upper() for k in entity_types} if entity_types else None
+        found: list[tuple[float, Entity]] = []
+        for g in _groups(group_ids, default_group):
+            k = max_nodes * 4 if kinds else max_nodes
+            for e, score in mem.search_entities(query, k=k, group_id=g):
+                if kinds is None or e.kind.upper() in kinds:
+                    found.append((score, e))
+        found.sort(key=lambda se: -se[0])
+        nodes = [{**entity_dict(e), "score": round(float(s), 6)} for s, e in found[:max_nodes]]
+        return {"message": "Nodes retrieved" if nodes else "No relevant nodes found", "nodes": nodes}
+
+    @tool(_READ)
+    def get_episodes(group_ids: GroupIds = None, max_episodes: Annotated[int, Field(ge=1, le=1000)] = 10
+                     ) -> dict[str, Any]:
+        """The most recent episodes of the groups (oldest first within each group)."""
+        episodes: list[Episode] = []
+        for g in _groups(group_ids, default_group):
+            episodes.extend(mem.episodes(group_id=g, last_n=max_episodes))
+        return {"message": "Episodes retrieved" if episodes else "No episodes found",
+                "episodes": [e.to_dict() for e in episodes]}
+
+    @tool(_READ)
+    def get_entity_edge(uuid: Annotated[str, Field(description="A fact id.")]) -> dict[str, Any]:
+        """One fact (entity edge) by id, as its latest version, with every version's interval."""
+        latest = mem.fact(uuid)
+        return {**latest.to_dict(), "versions": [f.to_dict() for f in mem.versions(uuid)]}
+
+    @tool(_RETRACT)
+    def delete_entity_edge(uuid: Annotated[str, Field(description="A fact id.")]) -> dict[str, Any]:
+        """Retract a fact that was wrong. Nothing is physically deleted: the fact stops being believed from
+        now on, whatever it had superseded is re-opened, and history / as_of(known_at=earlier) still show it."""
+        f = mem.retract(uuid, reason="retracted via MCP delete_entity_edge")
+        return {"message": f"Fact {uuid} retracted (kept in history; nothing was physically deleted)",
+                "fact": f.to_dict()}
+
+    @tool(_RETRACT)
+    def delete_episode(uuid: Annotated[str, Field(description="An episode id.")]) -> dict[str, Any]:
+        """Remove an episode: the facts it stated are retracted (kept in history, re-opening what they had
+        superseded) and the episode itself is deleted."""
+        retracted = mem.remove_episode(uuid)
+        return {"message": f"Episode {uuid} deleted; {len(retracted)} fact(s) retracted (kept in history)",
+                "retracted": [f.to_dict() for f in retracted]}
+
+    @tool(_RETRACT)
+    def clear_graph(group_ids: GroupIds = None) -> dict[str, Any]:
+        """Delete everything in the groups (default: the server's group). This one does physically delete:
+        call it only when the user explicitly asks to wipe the memory."""
+        cleared = {g: mem.clear(group_id=g) for g in _groups(group_ids, default_group)}
+        return {"message": f"Cleared {', '.join(cleared)}", "cleared": cleared}
+
+    @tool(_READ)
+    def get_status() -> dict[str, Any]:
+        """Server and database status."""
+        return {"status": "ok", "message": "midas_graph memory is running", "engine": mem.engine,
+                "path": mem.path, "group_id": default_group, "counts": mem.stats(), "version": __version__}
+
+    # -- midas_graph tools -------------------------------------------------------------
+    @tool(_READ)
+    def as_of(
+        subject: Annotated[str, Field(description="Entity name or alias (case-insensitive); 'user' for the user.")],
+        attribute: Annotated[Optional[str], Field(description="Only this attribute, e.g. lives_in.")] = None,
+        valid_at: Annotated[Optional[str], Field(description="World time asked about (default now).")] = None,
+        known_at: Annotated[
+            Optional[str], Field(description="Memory time: what the memory believed then (default now).")
+        ] = None,
+        group_id: Optional[str] = None,
+    ) -> dict[str, Any]:
+        """What the memory believed at known_at about subject at valid_at (both default to now)."""
+        facts = mem.as_of(subject, attribute, valid_at=valid_at, known_at=known_at,
+                          group_id=group_id or default_group)
+        return {"subject": subject, "attribute": attribute, "valid_at": valid_at or "now",
+                "known_at": known_at or "now", "facts": [f.to_dict() for f in facts],
+                "message": f"{len(facts)} fact(s)" if facts else "nothing known"}
+
+    @tool(_READ)
+    def history(
+        subject: Annotated[str, Field(description="Entity name or alias (case-insensitive).")],
+        attribute: Optional[str] = None,
+        group_id: Optional[str] = None,
+    ) -> dict[str, Any]:
+        """Every version of every belief about subject: current, superseded, ended and retracted, with their
+        valid and recorded intervals and the links between them."""
+        facts = mem.history(subject, attribute, group_id=group_id or default_group)
+        return {"subject": subject, "attribute": attribute, "facts": [f.to_dict() for f in facts],
+                "message": f"{len(facts)} version(s)" if facts else "nothing known"}
+
+    @tool(_READ)
+    def get_context(
+        query: Annotated[str, Field(description="The question to answer.")],
+        budget_tokens: Annotated[int, Field(ge=16, le=32768)] = 512,
+        valid_at: IsoTime = None,
+        known_at: IsoTime = None,
+        group_id: Optional[str] = None,
+        speaker: Annotated[str, Field(description="Who asks (first person in the query).")] = "user",
+    ) -> dict[str, Any]:
+        """A grounded, time-stamped context for answering query, within budget_tokens, or an explicit
+        abstention. When abstain is true the memory holds nothing about what was asked: say you don't know."""
+        ctx = mem.context(query, budget_tokens=budget_tokens, valid_at=valid_at, known_at=known_at,
+                          group_id=group_id or default_group, speaker=speaker)
+        return {"query": ctx.query, "abstain": ctx.abstain, "reason": ctx.reason, "tokens": ctx.tokens,
+                "text": ctx.text, "items": [_context_item(i) for i in ctx.items]}
+
+    @tool(_READ)
+    def check_memory_use(
+        use: Annotated[Literal["planning", "action"], Field(
+            description="planning (anything may guide it) or action (an external or destructive step).")],
+        fact_ids: Annotated[Optional[list[str]], Field(description="Ids of the facts or episodes to rely on.")] = None,
+        items: Annotated[Optional[list[dict[str, Any]]], Field(
+            description="Items as returned by get_context / search_memory_facts (their ids are looked up).")] = None,
+        approved: Annotated[Optional[list[str]], Field(
+            description="Ids the user has just explicitly approved for this action.")] = None,
+    ) -> dict[str, Any]:
+        """The provenance guard: which memories may back what you are about to do. An action may rest only on
+        memories the user confirmed or has just approved. Provenance is read from the memory, not from the
+        items passed in."""
+        ids = list(fact_ids or []) + [_item_id(it, n) for n, it in enumerate(items or [])]
+        if not ids:
+            raise ValueError("fact_ids: give the ids (or items) of the memories to rely on")
+        stored = [_lookup(mem, i) for i in dict.fromkeys(ids)]
+        decision = mem.guard_reliance(stored, use, approved=approved or ())
+        out = {
+            "use": decision.use,
+            "allowed": decision.allowed,
+            "passed": [_brief(x) for x in decision.passed],
+            "excluded": [_brief(x) for x in decision.excluded],
+            "reasons": decision.reasons,
+        }
+        if use == "action":
+            out["advice"] = (
+                "You may act on the passed memories only." if decision.allowed and not decision.excluded else
+                "You may act on the passed memories only; do not rely on the excluded ones without asking the user."
+                if decision.allowed else
+                "Do not act: ask the user to confirm, then call again with the confirmed ids in approved."
+            )
+        return out
+
+    return server
+
+
+def _item_id(item: Any, n: int) -> str:
+    if isinstance(item, dict):
+        for obj in (item, item.get("fact"), item.get("episode")):
+            if isinstance(obj, dict) and isinstance(obj.get("id"), str) and obj["id"]:
+                return obj["id"]
+    raise ValueError(f"items[{n}]: carries no id (pass items as returned by get_context or search_memory_facts)")
+
+
+def _lookup(mem: Memory, item_id: str) -> Fact | Episode:
+    """The stored fact (latest version) or episode with this id."""
+    if not isinstance(item_id, str) or not item_id.strip():
+        raise ValueError("fact_ids: every id must be a non-empty string")
+    try:
+        return mem.fact(item_id)
+    except KeyError:
+        pass
+    try:
+        return mem.episode(item_id)
+    except KeyError:
+        raise ValueError(f"fact_ids: no fact or episode with id {item_id!r}") from None
+
+
+def _brief(x: Fact | Episode) -> dict[str, Any]:
+    if isinstance(x, Fact):
+        return {"id": x.id, "kind": "fact", "provenance": x.provenance, "text": x.text, "status": x.status}
+    return {"id": x.id, "kind": "episode", "provenance": x.provenance, "text": x.content}
+
+
+def serve(path: str | None, *, http_port: int | None = None, engine: str | None = None,
+          group_id: str = "default", host: str = "127.0.0.1", log_level: str = "WARNING") -> None:
+    """Open the memory at ``path`` and serve it: over stdio, or over
+    streamable HTTP at ``http://host:http_port/mcp`` when ``http_port`` is given."""
+    mem = Memory(path, engine=engine)
+    try:
+        server = build_server(mem, group_id=group_id, log_level=log_level)
+        if http_port is None:
+            server.run("stdio")
+        else:
+            server.run("streamable-http", host=host, port=http_port)
+    finally:
+        mem.close()
