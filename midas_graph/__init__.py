@@ -15,6 +15,7 @@ from ._context import Context, ContextItem
 from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
 from ._recall import Hit
+from ._timeline import plot_timeline
 from ._registry import AttributeRegistry
 from ._types import Entity, Episode, EpisodeResult, Fact
 
@@ -37,5 +38,6 @@ __all__ = [
     "NotFoundError",
     "SchemaVersionError",
     "guard_reliance",
+    "plot_timeline",
     "__version__",
 ]

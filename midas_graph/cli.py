@@ -384,6 +384,31 @@ def serve_mcp(
     serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper())
 
 
+@app.command("timeline")
+def timeline(
+    subject: str = typer.Argument(..., help="Entity name or alias."),
+    output: Optional[str] = typer.Option(
+        None, "-o", "--output", help="Image to write; .png, .svg or .pdf (default SUBJECT-timeline.png)."
+    ),
+    attribute: Optional[str] = typer.Option(None, "--attribute", "-a", help="Only this attribute."),
+    group: str = typer.Option("default", "--group", help="Tenant group."),
+) -> None:
+    """Plot how the beliefs about SUBJECT changed: valid time above, transaction time below."""
+    from ._timeline import plot_timeline
+
+    with _memory() as mem:
+        fig = plot_timeline(mem, subject, attribute=attribute, group_id=group)
+    if output is None:
+        import re
+
+        output = re.sub(r"[^A-Za-z0-9_.-]+", "_", subject).strip("_.") + "-timeline.png"
+    try:
+        fig.savefig(output, dpi=110)
+    except (OSError, ValueError) as exc:
+        raise MidasError(f"{output}: cannot write the image ({exc})") from None
+    err.print(f"wrote the timeline of {subject} to {output}", highlight=False, markup=False)
+
+
 @app.command("demo")
 def demo(
     db: Optional[str] = typer.Option(None, help="Keep the demo memory in this file (default: in memory)."),
