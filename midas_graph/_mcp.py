@@ -284,7 +284,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         return {"message": "Nodes retrieved" if nodes else "No relevant nodes found", "nodes": nodes}
 
     @tool(_READ)
-    def get_episodes(group_ids: GroupIds = None, max_episodes: Annotated[int, Field(ge=1, le=1000)] = 10
+    def get_episodes(group_ids: GroupIds = None, max_episodes: Annotated[int, Field(ge=1, le=100_000)] = 10
                      ) -> dict[str, Any]:
         """The most recent episodes of the groups (oldest first within each group)."""
         episodes: list[Episode] = []
@@ -450,5 +450,7 @@ def serve(path: str | None, *, http_port: int | None = None, engine: str | None 
             server.run("stdio")
         else:
             server.run("streamable-http", host=host, port=http_port)
+    except KeyboardInterrupt:  # Ctrl-C / SIGINT: uvicorn has shut down cleanly; close and exit 0
+        pass
     finally:
         mem.close()
