@@ -204,6 +204,8 @@ class _Painter:
             if b - a > 3 * (hi - b):  # the gap before b dwarfs everything after it
                 clip = b
         lo = min(points) if clip is None else clip
+        if points[-1] >= hi and points[-1] > now:  # something starts in the future: give it room to show
+            hi += 0.12 * (hi - lo)
         span = hi - lo
         if span <= 0:
             span = 1 / 24  # one hour: a single instant still gets a readable axis
@@ -233,6 +235,8 @@ class _Painter:
         cut = clip is not None and start < clip
         x0 = clip if cut else start
         x1 = now if end is None else end
+        if end is None and x0 >= now:  # an open belief that starts in the future
+            x1 = x0 + 0.45 * (right - x0)
         x1 = max(x1, x0 + (right - x0) * 0.004)  # an empty interval still shows as a sliver
         rect = self.mpatches.Rectangle((x0, y - _BAR_H / 2), x1 - x0, _BAR_H, facecolor=face, edgecolor=edge,
                                        hatch=hatch, alpha=alpha, linewidth=1.0, linestyle=linestyle, zorder=3,

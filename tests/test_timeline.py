@@ -140,3 +140,13 @@ def test_cli_timeline_writes_a_png(db_path, tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 1 and err == "error: subject: no entity called 'Nobody' in group 'default'\n"
     assert not (tmp_path / "x.png").exists()
+
+
+def test_a_belief_starting_after_now_is_visible(mem, clock):
+    mem.add_fact("Dan", "employer", "Initech", valid_from="2022-01-01")
+    hooli = mem.add_fact("Dan", "employer", "Hooli", valid_from="2026-09-01")  # clock is in 2025
+    ax = plot_timeline(mem, "Dan").axes[0]
+    (bar,) = [p for p in ax.patches if p.get_gid() == f"belief:{hooli.id}"]
+    lo, hi = ax.get_xlim()
+    assert lo <= bar.get_x() and bar.get_x() + bar.get_width() <= hi
+    assert bar.get_width() > 0.05 * (hi - lo)
