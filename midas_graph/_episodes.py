@@ -49,12 +49,13 @@ class EpisodeIn:
     name: str | None
     source_description: str
     listener: str | None = None
+    episode_id: str | None = None
 
 
 def validate(
     content: Any, *, speaker: Any = "user", reference_time: TimeLike | None = None,
     group_id: Any = "default", source: Any = "message", provenance: Any = "observation",
-    name: Any = None, source_description: Any = "",
+    name: Any = None, source_description: Any = "", episode_id: Any = None,
 ) -> EpisodeIn:
     if not isinstance(content, str):
         raise InvalidInputError("content", f"expected a string, got {type(content).__name__}")
@@ -76,8 +77,10 @@ def validate(
         raise InvalidInputError("name", f"expected a string, got {type(name).__name__}")
     if not isinstance(source_description, str):
         raise InvalidInputError("source_description", "expected a string")
+    if episode_id is not None and (not isinstance(episode_id, str) or not episode_id.strip()):
+        raise InvalidInputError("episode_id", "must be a non-empty string")
     return EpisodeIn(content, speaker.strip(), parse_time(reference_time, "reference_time"),
-                     group_id, source, provenance, name, source_description)
+                     group_id, source, provenance, name, source_description, episode_id=episode_id)
 
 
 def _bytes(v: np.ndarray | None) -> bytes | None:
@@ -153,8 +156,10 @@ class Ingest:
         created: list[tuple[Entity, np.ndarray | None]] = []
         with store.transaction():
             now = mem._clock.now()
+            if item.episode_id is not None and store.episode(item.episode_id) is not None:
+                raise InvalidInputError("episode_id", f"an episode with id {item.episode_id!r} already exists")
             ep = Episode(
-                id=_new_id(), group_id=item.group_id, content=item.content, speaker=item.speaker,
+                id=item.episode_id or _new_id(), group_id=item.group_id, content=item.content, speaker=item.speaker,
                 source=item.source, reference_time=item.reference_time or now, recorded_at=now,
                 provenance=item.provenance, name=item.name, source_description=item.source_description,
             )

@@ -272,6 +272,30 @@ class Memory:
             self._store.add_alias(ent, alias)
         return self._store.entity(ent.id)  # type: ignore[return-value]
 
+    def add_entity(
+        self, name: str, *, group_id: str = "default", kind: str = "CONCEPT", summary: str = ""
+    ) -> Entity:
+        """The entity called ``name`` (or one of its aliases) in the group,
+        created if there is none. A fact whose value is this name then links
+        to it (``Fact.object_id``)."""
+        _text(name, "name")
+        _text(group_id, "group_id")
+        _text(kind, "kind")
+        if not isinstance(summary, str):
+            raise InvalidInputError("summary", "expected a string")
+        with self._store.transaction():
+            found = self._store.lookup_names([alias_key(group_id, name)])
+            if found:
+                return self._store.entity(next(iter(found.values())))  # type: ignore[return-value]
+            now = self._clock.now()
+            ent = Entity(id=new_id(), group_id=group_id, name=name.strip(), kind=kind, created_at=now,
+                         summary=summary)
+            self._store.create_entities([ent])
+            self._store.set_meta("last_tx", now.isoformat())
+        if self._ingest is not None:  # similarity resolution may merge later mentions into it
+            self._ingest.index.note(group_id, ent.id, ent.name, None)
+        return ent
+
     # -- episodes ----------------------------------------------------------------
     def add_episode(
         self,
@@ -284,6 +308,7 @@ class Memory:
         provenance: str = "observation",
         name: str | None = None,
         source_description: str = "",
+        episode_id: str | None = None,
     ) -> EpisodeResult:
         """Store a message verbatim, extract its facts (spaCy, no LLM), resolve
         its entities and revise what it contradicts, in one transaction.
@@ -291,11 +316,12 @@ class Memory:
         First person means ``speaker``; second person, the group's previous
         other speaker. ``reference_time`` (when it was said; default now)
         anchors relative times ("last week") and is each fact's default
-        ``valid_from``.
+        ``valid_from``. ``episode_id``: the id to store it under (default a
+        new UUID; an id already used is an error).
         """
         item = _episodes.validate(
             content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,
-            provenance=provenance, name=name, source_description=source_description,
+            provenance=provenance, name=name, source_description=source_description, episode_id=episode_id,
         )
         return self._episodes().run([item])[0]
 
@@ -767,7 +793,8 @@ def _sentence(subject: str, attribute: str, value: Any) -> str:
 
 
 _EPISODE_KEYS = frozenset(
-    ("content", "speaker", "reference_time", "group_id", "source", "provenance", "name", "source_description")
+    ("content", "speaker", "reference_time", "group_id", "source", "provenance", "name", "source_description",
+     "episode_id")
 )
 
 

@@ -154,15 +154,17 @@ class Recaller:
         entity_ids = self.resolve_names(info.names, group_id)
         graph: dict[tuple[str, str], float] = {}
         subgraph_facts: dict[str, Fact] = {}
+        # include_past: any valid time (superseded and ended beliefs too), as held at known_at
+        when = None if include_past else valid_at
         if entity_ids:
-            for f in store.facts_of(entity_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):
+            for f in store.facts_of(entity_ids, group_id=group_id, valid_at=when, known_at=known_at):
                 subgraph_facts[f.id] = f
                 graph[("fact", f.id)] = 2.0
-            for f in store.facts_with_object(entity_ids, valid_at=valid_at, known_at=known_at):
+            for f in store.facts_with_object(entity_ids, valid_at=when, known_at=known_at):
                 subgraph_facts.setdefault(f.id, f)
                 graph.setdefault(("fact", f.id), 1.5)
             hop2 = sorted({f.object_id for f in subgraph_facts.values() if f.object_id} - set(entity_ids))[:20]
-            for f in store.facts_of(hop2, group_id=group_id, valid_at=valid_at, known_at=known_at) if hop2 else []:
+            for f in store.facts_of(hop2, group_id=group_id, valid_at=when, known_at=known_at) if hop2 else []:
                 subgraph_facts.setdefault(f.id, f)
                 graph.setdefault(("fact", f.id), 1.0)
             if GRAPH_EPISODES:
@@ -232,7 +234,8 @@ class Recaller:
         fact_ids = [i for kind, i in ordered if kind == "fact" and i not in known_facts]
         facts = dict(known_facts)
         if fact_ids:
-            facts.update((f.id, f) for f in store.visible_by_id(fact_ids, valid_at=valid_at, known_at=known_at))
+            facts.update((f.id, f) for f in store.visible_by_id(
+                fact_ids, valid_at=None if include_past else valid_at, known_at=known_at))
         ep_ids = [i for kind, i in ordered if kind == "episode"]
         source_ids = {f.episode_id for f in facts.values() if f.episode_id}
         episodes = {e.id: e for e in store.episodes_by_id(list(dict.fromkeys([*ep_ids, *source_ids])))}

@@ -473,6 +473,14 @@ class Store:
         )
         return [row_to_episode(r) for r in rows]
 
+    def retracted(self, group_id: str) -> list[Fact]:
+        """The retracted versions of a group (one per retracted belief)."""
+        rows = self.q(
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expire_reason STARTS WITH 'retracted' "
+            f"RETURN {_FACT_RETURN}", {"g": group_id},
+        )
+        return [row_to_fact(r) for r in rows]
+
     def mentioned(self, episode_id: str) -> list[str]:
         """Ids of the entities an episode mentions."""
         rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": episode_id})
@@ -673,15 +681,16 @@ class Store:
         return [row_to_episode(r) for r in rows]
 
     def visible_by_id(self, fact_ids: Sequence[str], *, valid_at, known_at, probe: int = 4) -> list[Fact]:
-        """The version of each belief visible at (valid_at, known_at), if any.
-        Versions are probed by key (``id:1`` .. ``id:probe``, more if needed)."""
+        """The version of each belief visible at (valid_at, known_at), if any
+        (``valid_at=None``: the version held at known_at, whatever its valid
+        time). Versions are probed by key (``id:1`` .. ``id:probe``, more if needed)."""
         out: list[Fact] = []
         pending, start = list(dict.fromkeys(fact_ids)), 1
         while pending:
             vids = [f"{i}:{v}" for i in pending for v in range(start, start + probe)]
             rows = self.q(f"UNWIND $v AS x MATCH (f:Fact {{vid: x}}) RETURN {_FACT_RETURN}", {"v": vids})
             facts = [row_to_fact(r) for r in rows]
-            out.extend(f for f in facts if f.held_at(known_at) and f.valid_at(valid_at))
+            out.extend(f for f in facts if f.held_at(known_at) and (valid_at is None or f.valid_at(valid_at)))
             last = {f.id for f in facts if f.version == start + probe - 1}
             pending, start = [i for i in pending if i in last], start + probe
         return out
