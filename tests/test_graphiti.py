@@ -400,6 +400,10 @@ def test_example_agent_runs_unchanged():
                          text=True, timeout=300, cwd=ROOT, env={**__import__("os").environ, "MIDAS_GRAPH_ENGINE": ENGINE})
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert "Where does Maya live now? -> Maya moved to Lisbon in March." in lines
-    assert any(line.startswith("  [superseded]") and "Porto" in line for line in lines)
-    assert "After forgetting the move: Maya lives in Porto." in lines
+    assert lines[0] == "Where does Maya live now? -> Big news: I moved to Lisbon in March."
+    assert lines[1] == "What is Maya's favorite food? -> My favorite food is bacalhau."
+    assert lines[2:4] == ["Past beliefs:",
+                          "  [superseded] Hi! I live in Porto and I work as a nurse. (2024-01-15 to 2024-03-01)"]
+    assert "Where does Maya work? -> Maya works at Clinica Lisboa" in lines
+    assert "Last two turns: Maya: Big news: I moved to Lisbon in March. | Maya: My favorite food is bacalhau." in lines
+    assert lines[-1] == "After forgetting the move: Hi! I live in Porto and I work as a nurse."
