@@ -36,8 +36,8 @@ from ._types import Episode, Fact
 
 RRF_K = 60
 #: Fusion: "sum" of min-max normalised BM25 and cosine scores (plus a graph
-#: bonus) beat reciprocal rank fusion on LoCoMo evidence recall@10 (0.62 vs
-#: 0.49 on conv-26; BM25 alone 0.49, vector alone 0.46): docs/recall.md.
+#: bonus) beat reciprocal rank fusion on LoCoMo evidence recall@10 (0.60 vs
+#: 0.52 on conv-26; BM25 alone 0.49, vector alone 0.45): docs/recall.md.
 FUSION = "sum"
 WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 1.0}
 #: Episodes that merely mention a query entity are not a ranker of their own:
