@@ -48,7 +48,7 @@ import uuid as _uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
-from ._errors import InvalidInputError, MidasError, NotFoundError
+from ._errors import InvalidInputError, MidasError
 from ._memory import Memory
 from ._time import TimeLike, parse_time
 from ._types import Entity, Episode, EpisodeResult, Fact

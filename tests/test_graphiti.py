@@ -407,3 +407,19 @@ def test_example_agent_runs_unchanged():
     assert "Where does Maya work? -> Maya works at Clinica Lisboa" in lines
     assert "Last two turns: Maya: Big news: I moved to Lisbon in March. | Maya: My favorite food is bacalhau." in lines
     assert lines[-1] == "After forgetting the move: Hi! I live in Porto and I work as a nurse."
+
+
+def test_extensions_get_edge_get_episode_and_clear_graph(g, moved):
+    first, _, second = moved
+    berlin = next(e for e in first.edges if e.attributes["value"] == "Berlin")
+    latest = run(g.get_entity_edge(berlin.uuid))
+    assert latest.attributes["version"] == 2 and latest.attributes["status"] == "superseded"
+    ep = run(g.get_episode(second.episode.uuid))
+    assert ep.content == "Dana: We moved to Lisbon last week!" and ep.entity_edges == second.episode.entity_edges
+    with pytest.raises(NotFoundError):
+        run(g.get_entity_edge("nope"))
+    add(g, "o", "Kim: I live in Oslo.", d("2024-01-01"), group_id="other")
+    counts = run(g.clear_graph())
+    assert counts["episodes"] == 2 and counts["facts"] >= 4
+    assert run(g.search("Where does Dana live?")) == []
+    assert facts(run(g.search("Where does Kim live?", group_ids=["other"]))) == ["Oslo"]
