@@ -444,6 +444,7 @@ def serve(path: str | None, *, http_port: int | None = None, engine: str | None 
     """Open the memory at ``path`` and serve it: over stdio, or over
     streamable HTTP at ``http://host:http_port/mcp`` when ``http_port`` is given."""
     mem = Memory(path, engine=engine)
+    _on_terminate(mem, stdio=http_port is None)
     try:
         server = build_server(mem, group_id=group_id, log_level=log_level)
         if http_port is None:
@@ -454,3 +455,27 @@ def serve(path: str | None, *, http_port: int | None = None, engine: str | None 
         pass
     finally:
         mem.close()
+
+
+def _on_terminate(mem: Memory, *, stdio: bool) -> None:
+    """SIGTERM (process managers, ``docker stop``, a client closing us) shuts
+    down cleanly: the memory is closed (checkpointed), the exit code is 0.
+
+    Over HTTP it is handled like Ctrl-C (uvicorn finishes its requests first).
+    Over stdio the SDK's reader thread would hold the process until stdin
+    closes, so the memory is closed at once (after the write in flight, if
+    any: closing takes the store lock) and the process exits."""
+    import os
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def handler(signum, frame):  # noqa: ARG001
+        if not stdio:
+            raise KeyboardInterrupt
+        mem.close()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, handler)

@@ -248,3 +248,46 @@ def test_concurrent_load_over_http_loses_no_writes(tmp_path):
     assert report["ops"] > report["writes_acknowledged"]
     for tool in ("add_memory", "search_memory_facts", "get_context", "as_of"):
         assert report["latency_ms"][tool]["n"] > 0
+
+
+@pytest.mark.parametrize("http", [False, True])
+def test_sigterm_closes_the_memory_and_exits_0(tmp_path, http):
+    """Process managers stop servers with SIGTERM; over stdio the server must
+    not wait for its client to close stdin."""
+    import signal
+    import socket
+    import subprocess
+    import time
+
+    args = [sys.executable, "-m", "midas_graph.cli", "serve-mcp", "--db", str(tmp_path / "m.db")]
+    if http:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        args += ["--http", str(port)]
+    proc = subprocess.Popen(args, cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        if http:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                    break
+                except OSError:
+                    time.sleep(0.2)
+        else:
+            time.sleep(3)
+        assert proc.poll() is None, proc.stderr.read().decode()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdin.close()
+        proc.stderr.close()
+    from midas_graph import Memory
+
+    with Memory(str(tmp_path / "m.db"), engine=ENGINE) as mem:  # reopens cleanly
+        assert mem.stats()["Episode"] == 0
