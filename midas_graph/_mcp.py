@@ -192,7 +192,8 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         group_id: Optional[str] = None,
         source: Annotated[Literal["text", "message", "json"], Field(description="Kind of content.")] = "text",
         source_description: str = "",
-        uuid: Annotated[Optional[str], Field(description="Not supported: midas_graph assigns episode ids.")] = None,
+        uuid: Annotated[Optional[str], Field(description="Store the episode under this id (default a new UUID).")
+                        ] = None,
         reference_time: IsoTime = None,
         speaker: Annotated[str, Field(description="Who said it; first person ('I', 'my') means them.")] = "user",
         provenance: Annotated[
@@ -203,11 +204,10 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         """Add an episode (a message or a text) to memory. It is stored verbatim, its facts are extracted
         locally (no LLM) and what it contradicts is superseded, all before this call returns. reference_time
         is when it was said (default now) and anchors relative times ("last week")."""
-        if uuid is not None:
-            raise ValueError("uuid: midas_graph assigns episode ids itself; omit uuid")
         r = mem.add_episode(
             episode_body, speaker=speaker, reference_time=reference_time, group_id=group_id or default_group,
             source=source, provenance=provenance, name=name, source_description=source_description,
+            episode_id=uuid,
         )
         return {
             "message": f"Episode '{name}' added: {len(r.facts)} fact(s) recorded, {len(r.superseded)} closed",
@@ -234,14 +234,22 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
     ) -> dict[str, Any]:
         """Search facts relevant to query (graph walk + BM25 + vectors). By default only facts true now, as
         believed now; valid_at searches another time. The range filters select on when a fact became true
-        (valid_at = its valid_from) and stopped being true (invalid_at = its valid_to; an open fact has none)."""
+        (valid_at = its valid_from) and stopped being true (invalid_at = its valid_to; an open fact has none);
+        with an invalid_at filter, facts that have ended (superseded ones too) are searched as well."""
         lo_v, hi_v = _time(valid_at_after, "valid_at_after"), _time(valid_at_before, "valid_at_before")
         lo_i, hi_i = _time(invalid_at_after, "invalid_at_after"), _time(invalid_at_before, "invalid_at_before")
         at = _time(valid_at, "valid_at")
+        if not isinstance(query, str) or not query.strip():
+            raise ValueError("query: must not be empty")
         attrs = {mem.registry.key(t) for t in edge_types} if edge_types else None
+        past = lo_i is not None or hi_i is not None  # asks about facts that ended
+        now = mem.now()
         scored: list[tuple[float, Fact]] = []
         for g in _groups(group_ids, default_group):
-            for h in mem.recall(query, k=max(4 * max_facts, 40), valid_at=at, group_id=g):
+            hits = mem._recaller().recall(query, k=max(4 * max_facts, 40), valid_at=at or now, known_at=now,
+                                          group_id=g, speaker="user", explicit_valid=at is not None,
+                                          include_past=past)
+            for h in hits:
                 f = h.fact
                 if f is None:
                     continue

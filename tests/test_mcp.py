@@ -100,6 +100,10 @@ def test_revision_current_and_as_of(server):
     then = server.ok("search_memory_facts", query="Where does the user live?", group_ids=[g],
                      valid_at="2024-02-01")["facts"]
     assert then and then[0]["value"] == "Berlin"
+    # an invalid_at filter searches the facts that have ended
+    ended = server.ok("search_memory_facts", query="Where does the user live?", group_ids=[g],
+                      invalid_at_before="2024-12-31")["facts"]
+    assert [(f["value"], f["status"], f["valid_to"][:10]) for f in ended] == [("Berlin", "superseded", "2024-06-01")]
 
     versions = server.ok("history", subject="user", attribute="lives_in", group_id=g)["facts"]
     assert {(f["value"], f["status"]) for f in versions} >= {("Berlin", "superseded"), ("Lisbon", "current")}
@@ -152,7 +156,6 @@ def test_check_memory_use_is_the_provenance_guard(server):
     ("add_memory", {"name": "x", "episode_body": "   "}, "content"),
     ("add_memory", {"name": "x", "episode_body": "I live in Rome", "reference_time": "yesterday-ish"},
      "reference_time"),
-    ("add_memory", {"name": "x", "episode_body": "hi", "uuid": "abc"}, "uuid"),
     ("as_of", {"subject": 42}, "subject"),
     ("as_of", {"subject": "user", "valid_at": "2024-13-45"}, "valid_at"),
     ("search_memory_facts", {"query": "x", "max_facts": 0}, "max_facts"),
@@ -170,6 +173,16 @@ def test_bad_arguments_are_one_line_tool_errors(server, tool, args, needle):
     assert err is True, text
     assert needle in text and "\n" not in text, text
     assert server.ok("get_status")["status"] == "ok"  # still serving
+
+
+def test_add_memory_keeps_a_given_uuid(server):
+    g = "uuids"
+    out = server.ok("add_memory", name="u", episode_body="I play the cello.", group_id=g, uuid="ep-cello-1")
+    assert out["episode"]["id"] == "ep-cello-1"
+    assert [e["id"] for e in server.ok("get_episodes", group_ids=[g])["episodes"]] == ["ep-cello-1"]
+    err, text = server.call("add_memory", name="u2", episode_body="I play the flute.", group_id=g,
+                            uuid="ep-cello-1")
+    assert err and "ep-cello-1" in text and "\n" not in text
 
 
 def test_delete_entity_edge_retracts_and_keeps_history(server):
