@@ -17,7 +17,8 @@ _UNUSED_PIPES = ["parser"]
 _NAME_LABELS = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "PRODUCT", "EVENT", "WORK_OF_ART"})
 _WEAK = frozenset(
     "be have do get go make thing way time kind lot one someone something anything anyone "
-    "people person like also really much many good new tell know think say happen".split()
+    "people person like also really much many good new tell know think say happen "
+    "day today tonight week month year moment currently recently lately".split()
 )
 _PAST_WORDS = re.compile(
     r"\b(used to|before|previous(ly)?|former(ly)?|earlier|originally|at first|history|histor(y|ies)|"
