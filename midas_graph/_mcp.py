@@ -246,9 +246,8 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         now = mem.now()
         scored: list[tuple[float, Fact]] = []
         for g in _groups(group_ids, default_group):
-            hits = mem._recaller().recall(query, k=max(4 * max_facts, 40), valid_at=at or now, known_at=now,
-                                          group_id=g, speaker="user", explicit_valid=at is not None,
-                                          include_past=past)
+            hits = mem.recall(query, k=max(4 * max_facts, 40), valid_at=at, known_at=now, group_id=g,
+                              include_past=past)
             for h in hits:
                 f = h.fact
                 if f is None:

@@ -521,13 +521,16 @@ class Memory:
         known_at: TimeLike | None = None,
         group_id: str = "default",
         speaker: str = "user",
+        include_past: bool = False,
     ) -> list[Hit]:
         """The ``k`` facts and episodes most relevant to ``query``, best first,
         among those visible at ``(valid_at, known_at)`` (both default to now).
 
         Graph walk from the entities the query names (first person =
-        ``speaker``), BM25 and vector similarity, fused by reciprocal rank;
-        each hit says which rankers found it (``why``).
+        ``speaker``), BM25 and vector similarity, fused by a weighted sum of
+        normalised scores (docs/recall.md); each hit says which rankers found
+        it (``why``). ``include_past=True`` also ranks beliefs that no longer
+        hold at ``valid_at`` (superseded or ended), as held at ``known_at``.
         """
         _text(query, "query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
@@ -536,7 +539,8 @@ class Memory:
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
         return self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
-                                       speaker=speaker, explicit_valid=t is not None)
+                                       speaker=speaker, explicit_valid=t is not None,
+                                       include_past=bool(include_past))
 
     def context(
         self,

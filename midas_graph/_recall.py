@@ -45,6 +45,8 @@ WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 1.0}
 GRAPH_EPISODES = False
 RECENCY_BONUS = 0.001   # at most, for the newest candidate: a tie-break
 CANDIDATES = 50         # per ranker
+#: BM25 indexes each episode together with the message said before it.
+CONTEXT_TURNS = True
 
 
 _STEMMER = None
@@ -128,8 +130,16 @@ class Recaller:
                 store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(missing)})
         bm25 = None
         if keys:
+            # An episode is indexed for BM25 with the message before it: a reply
+            # ("Yes, adoption agencies!") carries the question's words. On LoCoMo
+            # conv-26 this lifted recall@10 from 0.60 to 0.70 (docs/recall.md);
+            # the same for the vectors did not help and blurred abstention.
+            corpus = texts[: len(facts)] + [
+                f"{doc} | {episodes[j - 1][1]}" if j and CONTEXT_TURNS else doc
+                for j, (_, doc) in enumerate(episodes)
+            ]
             bm25 = bm25s.BM25()
-            bm25.index(bm25s.tokenize(texts, stopwords="en", stemmer=_stemmer(), show_progress=False),
+            bm25.index(bm25s.tokenize(corpus, stopwords="en", stemmer=_stemmer(), show_progress=False),
                        show_progress=False)
         return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)})
 

@@ -697,17 +697,20 @@ class Store:
 
     def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         """(fact id, text) of every belief with a held version, and (episode id,
-        content) of every episode, of one group: what recall indexes."""
+        content) of every episode in the order they were said, of one group:
+        what recall indexes."""
         facts = self.q(
             "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf "
             "RETURN DISTINCT f.id, f.subject, f.attribute, f.value, f.text",
             {"g": group_id, "inf": FOREVER},
         )
         episodes = self.q(
-            "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content", {"g": group_id}
+            "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content, "
+            "CAST(p.reference_time AS STRING), CAST(p.recorded_at AS STRING)", {"g": group_id}
         )
+        episodes.sort(key=lambda r: (r[3], r[4], r[0]))
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
-                [(i, document(s, c)) for i, s, c in episodes])
+                [(i, document(s, c)) for i, s, c, _, _ in episodes])
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
         """Every stored version in the database, in a stable order (for export)."""

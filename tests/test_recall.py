@@ -151,3 +151,18 @@ def test_a_belief_named_by_the_question_grounds_it_among_similar_others():
             assert not ctx.abstain, (q, ctx.reason)
             assert ctx.items[0].fact.value == value
         assert mem.context("What is Isla Park's favorite color?", budget_tokens=256).abstain
+
+
+def test_a_reply_is_found_by_the_words_of_the_message_it_answers():
+    """BM25 indexes each episode with the message before it: the answer to
+    "what are you researching?" is a reply that never says "research"."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        chat = [("Mel", "Hey Caro, how was the weekend?"), ("Caro", "Lovely, we went to the lake."),
+                ("Mel", "What are you researching these days?"), ("Caro", "Adoption agencies, mostly!"),
+                ("Mel", "The weather was awful here."), ("Caro", "Oh no, hope it clears up."),
+                ("Mel", "I painted a sunrise last week."), ("Caro", "Send me a picture of it!")]
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-05-0{1 + i // 2}T10:0{i}"}
+                          for i, (s, c) in enumerate(chat)])
+        hits = mem.recall("What did Caro research?", k=3)
+        reply = next(h for h in hits if h.text == "Adoption agencies, mostly!")
+        assert reply.why.get("bm25") == 1, reply.why
