@@ -90,7 +90,7 @@ def read_jsonl(fp: TextIO, name: str = "input") -> Iterator[tuple[int, dict[str,
 
 
 def import_rows(mem, rows: Iterable[tuple[int, dict[str, Any]]], *, group_id: str = "default",
-                batch_size: int = 5000, progress: bool | None = None) -> dict[str, int]:
+                batch_size: int = 20_000, progress: bool | None = None) -> dict[str, int]:
     """Restore exported entities and versions verbatim; add plain rows as new facts."""
     entities: list[Entity] = []
     versions: list[Fact] = []

@@ -198,7 +198,7 @@ class Memory:
         rows: Iterable[Mapping[str, Any] | Sequence[Any]],
         *,
         group_id: str = "default",
-        batch_size: int = 5000,
+        batch_size: int = 20_000,
         progress: bool | None = None,
     ) -> list[Fact]:
         """Bulk :meth:`add_fact`, applied in order; one transaction per batch.

@@ -197,7 +197,7 @@ def alias(name: str, other: str, group: str = typer.Option("default", help="Tena
 def import_(
     file: str = typer.Argument(..., help="JSONL file ('-' for stdin): an export, or rows of facts."),
     group: str = typer.Option("default", help="Group of plain rows that name none."),
-    batch_size: int = typer.Option(5000, min=1, help="Facts per transaction."),
+    batch_size: int = typer.Option(20_000, min=1, help="Facts per transaction."),
 ) -> None:
     """Import JSONL: restore an export verbatim, or add plain fact rows."""
     fp = sys.stdin if file == "-" else _open(file)
