@@ -6,8 +6,10 @@ Each baseline sees exactly the turns the memory ingested (the rows given to
 ``"{speaker}: {content}"`` (the speaker's name is part of what a plain RAG
 would index; LoCoMo questions name the speaker).
 
-* :class:`BM25Turns` -- BM25 (``bm25s``, Lucene variant, k1=1.5, b=0.75,
-  English stop words, no stemmer) over the turns.
+* :class:`BM25Turns` -- BM25 (``bm25s``, Lucene variant, k1=1.5, b=0.75)
+  over the turns, tokenised exactly as midas_graph's own BM25 (spaCy's English
+  stop words, Snowball stemmer), so that the comparison isolates what the
+  memory adds: fusion, the graph, the previous-turn context.
 * :class:`VectorTurns` -- exact cosine with numpy over the embeddings of the
   turns (``midas_graph.models.default_embedder()`` unless one is given).
 * :func:`recency_window` -- the most recent turns whose rendered lines fit a
@@ -60,11 +62,12 @@ def _top(scores: np.ndarray, names: list[str], k: int, keep: np.ndarray | None =
 class BM25Turns:
     """BM25 over turns with ``bm25s``."""
 
-    def __init__(self, turns: Sequence[dict], *, k1: float = 1.5, b: float = 0.75, stopwords: str | None = "en"):
+    def __init__(self, turns: Sequence[dict], *, k1: float = 1.5, b: float = 0.75):
         import bm25s
+        from midas_graph._recall import _stemmer, _stopwords
 
         self._bm25s = bm25s
-        self.stopwords = stopwords
+        self.stopwords, self.stemmer = _stopwords(), _stemmer()
         self.names = _names(turns)
         corpus = [turn_text(t) for t in turns]
         self._tokens = self._tokenize(corpus)
@@ -73,7 +76,8 @@ class BM25Turns:
             self.model.index(self._tokens, show_progress=False)
 
     def _tokenize(self, texts: list[str]) -> list[list[str]]:
-        return self._bm25s.tokenize(texts, stopwords=self.stopwords, return_ids=False, show_progress=False)
+        return self._bm25s.tokenize(texts, stopwords=self.stopwords, stemmer=self.stemmer, return_ids=False,
+                                    show_progress=False)
 
     def scores(self, query: str) -> np.ndarray:
         """BM25 score of every turn (0 for turns sharing no term with the query)."""

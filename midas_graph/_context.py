@@ -28,7 +28,7 @@ from typing import Literal
 import numpy as np
 
 from ._query import QueryInfo, analyze
-from ._recall import Hit
+from ._recall import Hit, _stemmer
 from ._types import Episode, Fact
 
 #: An item covers the question's words without sharing one if its cosine with
@@ -41,8 +41,11 @@ UNFOCUSED_COSINE = 0.35
 OFF_FOCUS = 0.5
 #: The best grounded item must score at least this share of the best item
 #: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
-DOMINANCE = 0.7
+DOMINANCE = 0.6
 DOMINANCE_BY = "terms"
+#: A turn grounds its speaker only through what it says outside its questions
+#: and its sentences about the listener.
+OWN_WORDS = True
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
 _WORD = re.compile(r"[a-z0-9]+")
@@ -79,12 +82,12 @@ class Context:
 
 
 def _words(text: str) -> set[str]:
-    return {w.rstrip("s") if len(w) > 3 else w for w in _WORD.findall(text.casefold())}
+    """The Snowball stems of a text's words ("camping", "camped" -> "camp")."""
+    return set(_stemmer().stemWords(_WORD.findall(text.casefold())))
 
 
 def _matches(term: str, words: set[str]) -> bool:
-    t = term.casefold()
-    stem = t.rstrip("s") if len(t) > 3 else t
+    stem = _stemmer().stemWord(term.casefold())
     return stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words))
 
 
@@ -94,6 +97,21 @@ def _covers(info: QueryInfo, text: str) -> bool:
     words = _words(text)
     key = info.nouns or info.terms
     return any(_matches(t, words) for t in key)
+
+
+_SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def _says_own(info: QueryInfo, text: str) -> bool:
+    """Whether a turn says the asked words about its speaker: outside its
+    questions and its sentences about the listener ("How's your adoption
+    going?" is not the asker's adoption)."""
+    parts = _SENTENCE.split(text)
+    own = [p for p in parts if not p.rstrip().endswith("?") and not _SECOND_PERSON.search(p)]
+    if len(own) == len(parts):
+        return True
+    return bool(own) and _covers(info, " ".join(own))
 
 
 def _when(dt: _dt.datetime | None) -> str:
@@ -190,7 +208,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             fit = float(v @ term_vec) if (v is not None and term_vec is not None and DOMINANCE_BY == "terms") \
                 else h.score
             best_any = max(best_any, fit)
-            if about_focus(h, strict=True):
+            if about_focus(h, strict=True) and (h.kind == "fact" or not OWN_WORDS or _says_own(info, h.text)):
                 best_focus = max(best_focus, fit)
         if not on and h.kind == "fact":
             continue  # another entity's belief is a distractor, however similar

@@ -39,7 +39,7 @@ RRF_K = 60
 #: bonus) beat reciprocal rank fusion on LoCoMo evidence recall@10 (0.60 vs
 #: 0.52 on conv-26; BM25 alone 0.49, vector alone 0.45): docs/recall.md.
 FUSION = "sum"
-WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 1.0}
+WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 0.5}
 #: Episodes that merely mention a query entity are not a ranker of their own:
 #: in a two-person chat that is every turn (it cost 0.06 recall@10).
 GRAPH_EPISODES = False
@@ -60,6 +60,20 @@ def _stemmer():
 
         _STEMMER = Stemmer.Stemmer("english")
     return _STEMMER
+
+
+_STOPWORDS: list[str] | None = None
+
+
+def _stopwords() -> list[str]:
+    """spaCy's English stop words (326): bm25s's own list keeps "where",
+    "do", "how" and "you", so "Where do I work?" matched "How do you like it?"."""
+    global _STOPWORDS
+    if _STOPWORDS is None:
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        _STOPWORDS = sorted(STOP_WORDS)
+    return _STOPWORDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +153,7 @@ class Recaller:
                 for j, (_, doc) in enumerate(episodes)
             ]
             bm25 = bm25s.BM25()
-            bm25.index(bm25s.tokenize(corpus, stopwords="en", stemmer=_stemmer(), show_progress=False),
+            bm25.index(bm25s.tokenize(corpus, stopwords=_stopwords(), stemmer=_stemmer(), show_progress=False),
                        show_progress=False)
         return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)})
 
@@ -196,7 +210,7 @@ class Recaller:
             top = top[np.argsort(-sims[top])]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
             values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
-            tokens = bm25s.tokenize([query], stopwords="en", stemmer=_stemmer(), show_progress=False)
+            tokens = bm25s.tokenize([query], stopwords=_stopwords(), stemmer=_stemmer(), show_progress=False)
             if tokens.vocab and idx.bm25 is not None:
                 n = min(CANDIDATES, len(idx.keys))
                 docs, scores = idx.bm25.retrieve(tokens, k=n, show_progress=False)

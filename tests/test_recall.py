@@ -166,3 +166,19 @@ def test_a_reply_is_found_by_the_words_of_the_message_it_answers():
         hits = mem.recall("What did Caro research?", k=3)
         reply = next(h for h in hits if h.text == "Adoption agencies, mostly!")
         assert reply.why.get("bm25") == 1, reply.why
+
+
+def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
+    """Mel asking about Caro's adoption plans is not Mel's adoption plan: a
+    turn grounds its speaker only outside its questions and its sentences
+    about "you"."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        chat = [("Caro", "I'm researching adoption agencies this summer, it feels like the right time."),
+                ("Mel", "That's wonderful! How is your adoption research going? Are the agencies helpful?"),
+                ("Caro", "Slowly, but the agencies have been kind."),
+                ("Mel", "I went camping with my kids last weekend.")]
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                          for i, (s, c) in enumerate(chat)])
+        assert mem.context("What are Mel's plans for adoption?").abstain
+        assert not mem.context("What are Caro's plans for adoption?").abstain
+        assert not mem.context("Where did Mel go camping?").abstain
