@@ -41,7 +41,7 @@ UNFOCUSED_COSINE = 0.35
 OFF_FOCUS = 0.5
 #: The best grounded item must score at least this share of the best item
 #: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
-DOMINANCE = 0.6
+DOMINANCE = 0.7
 DOMINANCE_BY = "terms"
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
