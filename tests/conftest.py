@@ -75,4 +75,19 @@ def spacy_nlp():
     from midas_graph.models import load_spacy
 
     return load_spacy()
+@pytest.fixture(scope="session")
+def models():
+    """The embedder and NLI model, loaded once (spaCy too)."""
+    from midas_graph.models import default_embedder, default_nli, load_spacy
+
+    load_spacy()
+    return default_embedder(), default_nli()
+
+
+@pytest.fixture
+def models_mem(models, clock):
+    """An in-memory Memory on the step clock, with the shared models."""
+    m = Memory(clock=clock, engine=ENGINE, embedder=models[0], nli=models[1])
+    yield m
+    m.close()
 # --- end models fixtures ---

@@ -11,19 +11,9 @@ from midas_graph import InvalidInputError, Memory, NotFoundError
 pytestmark = pytest.mark.engine
 
 
-@pytest.fixture(scope="session")
-def models():
-    from midas_graph.models import default_embedder, default_nli, load_spacy
-
-    load_spacy()
-    return default_embedder(), default_nli()
-
-
 @pytest.fixture
-def mem(models, clock):
-    m = Memory(clock=clock, engine=ENGINE, embedder=models[0], nli=models[1])
-    yield m
-    m.close()
+def mem(models_mem):
+    return models_mem
 
 
 def values(facts):
