@@ -45,6 +45,8 @@ WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 0.5}
 GRAPH_EPISODES = False
 RECENCY_BONUS = 0.001   # at most, for the newest candidate: a tie-break
 CANDIDATES = 50         # per ranker
+#: Facts embedded and stored per transaction when an index build finds facts without vectors.
+VECTOR_CHUNK = 2048
 #: BM25 indexes each episode together with the message said before it.
 CONTEXT_TURNS = True
 
@@ -138,10 +140,7 @@ class Recaller:
             elif kind == "fact":
                 missing.append(r)
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
-            vecs = self.mem._embedder().embed([texts[r] for r in missing])
-            matrix[missing] = vecs
-            with store.transaction():
-                store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(missing)})
+            self._embed_missing(missing, keys, texts, matrix)
         bm25 = None
         if keys:
             # An episode is indexed for BM25 with the message before it: a reply
@@ -156,6 +155,28 @@ class Recaller:
             bm25.index(bm25s.tokenize(corpus, stopwords=_stopwords(), stemmer=_stemmer(), show_progress=False),
                        show_progress=False)
         return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)})
+
+    def _embed_missing(self, rows: list[int], keys, texts, matrix: np.ndarray) -> None:
+        """Embed facts stored without a vector and keep the vectors, one
+        transaction per chunk: a 100k-fact first build wrote 200 MB in one
+        commit, whose checkpoint ran the buffer pool out. Interrupted, it
+        resumes where it stopped. A progress bar on a terminal when long."""
+        from ._memory import _progress
+
+        store, embedder = self.mem._store, self.mem._embedder()
+        bar = _progress(len(rows), None, "facts embedded", threshold=VECTOR_CHUNK)
+        try:
+            for start in range(0, len(rows), VECTOR_CHUNK):
+                chunk = rows[start:start + VECTOR_CHUNK]
+                vecs = embedder.embed([texts[r] for r in chunk])
+                matrix[chunk] = vecs
+                with store.transaction():
+                    store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(chunk)})
+                if bar is not None:
+                    bar.update(len(chunk))
+        finally:
+            if bar is not None:
+                bar.close()
 
     # -- recall -----------------------------------------------------------------------
     def recall(

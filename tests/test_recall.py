@@ -182,3 +182,15 @@ def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
         assert mem.context("What are Mel's plans for adoption?").abstain
         assert not mem.context("What are Caro's plans for adoption?").abstain
         assert not mem.context("Where did Mel go camping?").abstain
+
+
+def test_facts_without_vectors_are_embedded_in_chunks_each_committed(monkeypatch):
+    import midas_graph._recall as recall_mod
+
+    monkeypatch.setattr(recall_mod, "VECTOR_CHUNK", 2)
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        facts = mem.add_facts([(f"P{i}", "lives_in", f"City {i}") for i in range(5)])
+        before = mem._store.generation
+        assert mem.recall("Where does P3 live?", k=1)[0].fact.value == "City 3"
+        assert mem._store.generation - before == 3            # 2 + 2 + 1 facts, one commit each
+        assert len(mem._store.vectors("FactVector", [f.id for f in facts])) == 5
