@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 
+import numpy as np
 import pytest
 from conftest import ENGINE, StepClock
 
@@ -194,3 +195,28 @@ def test_facts_without_vectors_are_embedded_in_chunks_each_committed(monkeypatch
         assert mem.recall("Where does P3 live?", k=1)[0].fact.value == "City 3"
         assert mem._store.generation - before == 3            # 2 + 2 + 1 facts, one commit each
         assert len(mem._store.vectors("FactVector", [f.id for f in facts])) == 5
+
+
+def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
+    """A rebuild reuses what the previous index holds; it must end where a
+    fresh build ends (same documents, vectors and BM25 ranking)."""
+    from midas_graph._recall import Recaller
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": c, "speaker": "Sam"} for c in
+                          ("I live in Berlin and work at Acme.", "My favorite food is ramen.")])
+        rec = mem._recaller()
+        rec.index("default")                                   # the index before the writes
+        mem.add_episode("I moved my office to the Porto harbour.", speaker="Sam")
+        sailing = mem.add_fact("Sam", "likes", "sailing", text="Sam took up sailing.")
+        mem.add_fact("Sam", "likes", "chess", text="Sam plays chess on Sundays.")
+        mem.retract(sailing.id)                                # a belief leaves the index
+        incremental, fresh = rec.index("default"), Recaller(mem).index("default")
+        assert incremental.keys == fresh.keys and incremental.texts == fresh.texts
+        assert ("fact", sailing.id) not in incremental.row
+        assert np.array_equal(incremental.matrix, fresh.matrix)
+        assert incremental.tokens == fresh.tokens
+        now = mem.now()
+        for q in ("Where is Sam's office?", "chess", "Where does Sam live?"):
+            assert [h.id for h in rec.recall(q, k=5, valid_at=now, known_at=now, group_id="default")] == \
+                [h.id for h in Recaller(mem).recall(q, k=5, valid_at=now, known_at=now, group_id="default")]
