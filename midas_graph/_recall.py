@@ -121,6 +121,7 @@ class Recaller:
         self.mem = mem
         self._indexes: dict[str, tuple[int, _Index]] = {}
         self._lock = threading.Lock()
+        self._own_commits = 0
 
     # -- indexes ---------------------------------------------------------------------
     def index(self, group_id: str) -> _Index:
@@ -129,8 +130,16 @@ class Recaller:
             cached = self._indexes.get(group_id)
             if cached is not None and cached[0] == store.generation:
                 return cached[1]
+            # Stamp the index with the generation its documents were read at: a
+            # write committed by another thread during the build must make the
+            # next query rebuild, not hide behind a newer stamp. The build's own
+            # commits (vectors of facts that had none) are counted in.
+            before = store.generation
+            self._own_commits = 0
             built = self._build(group_id, cached[1] if cached is not None else None)
-            self._indexes[group_id] = (store.generation, built)  # after the build's own write
+            after = store.generation
+            stamp = after if after == before + self._own_commits else before
+            self._indexes[group_id] = (stamp, built)
             return built
 
     def forget(self, group_id: str | None = None) -> None:
@@ -216,6 +225,7 @@ class Recaller:
                 matrix[chunk] = vecs
                 with store.transaction():
                     store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(chunk)})
+                self._own_commits += 1
                 if bar is not None:
                     bar.update(len(chunk))
         finally:

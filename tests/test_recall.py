@@ -220,3 +220,28 @@ def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
         for q in ("Where is Sam's office?", "chess", "Where does Sam live?"):
             assert [h.id for h in rec.recall(q, k=5, valid_at=now, known_at=now, group_id="default")] == \
                 [h.id for h in Recaller(mem).recall(q, k=5, valid_at=now, known_at=now, group_id="default")]
+
+
+def test_a_write_committed_during_an_index_build_is_found_by_the_next_query():
+    """Another thread's write landing between the build's reads must not be
+    hidden behind the index's stamp (the MCP server reads and writes from
+    worker threads)."""
+    import threading
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_fact("Kim", "lives_in", "Oslo")
+        store, read_documents = mem._store, mem._store.group_documents
+
+        def documents_then_a_write(group_id):
+            docs = read_documents(group_id)
+            if not getattr(store, "_wrote", False):
+                store._wrote = True
+                t = threading.Thread(target=mem.add_fact, args=("Lee", "lives_in", "Rome"))
+                t.start()
+                t.join()
+            return docs
+
+        store.group_documents = documents_then_a_write
+        mem.recall("Where does Kim live?", k=1)         # builds while Lee's fact lands
+        store.group_documents = read_documents
+        assert [h.fact.value for h in mem.recall("Where does Lee live?", k=1)] == ["Rome"]
