@@ -195,6 +195,68 @@ def alias_key(group_id: str, name: str) -> str:
 
 # -- the store -------------------------------------------------------------------
 
+#: Statements that only read: they may run on a reader connection.
+_READ_ONLY = re.compile(
+    r"^\s*(MATCH|UNWIND|OPTIONAL|WITH|RETURN|CALL)\b(?!.*\b(CREATE|MERGE|SET|DELETE|DETACH|REMOVE|COPY|DROP|ALTER)\b)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+class _Conn:
+    """One engine connection and its prepared statements.
+
+    Queries go to the native connection under the engine's Python wrapper,
+    prepared once and reused (Kùzu's wrapper prepares on every call: 0.5 ms
+    per query), and batch parameters skip LadybugDB's wrapper, which walks
+    every value in Python to key its own cache (a third of bulk-ingest
+    time). Only statements whose parameters are strings, times or lists are
+    reused: the native binder narrows integer types to the value seen first.
+    """
+
+    def __init__(self, engine: str, conn) -> None:
+        self.conn = conn
+        self.prepared: dict[str, Any] = {}
+        self.closed = False
+        conn.init_connection()
+        if engine == "ladybug" and not getattr(conn, "_using_pybind_backend", lambda: False)():
+            self.raw = None  # another backend: stay on the public API
+        else:
+            self.raw = getattr(conn, "_connection", None)
+
+    def run(self, cypher: str, params: dict[str, Any]) -> list[list[Any]]:
+        try:
+            raw = self.raw
+            if raw is None:  # pragma: no cover - a backend without the native connection
+                result = self.conn.execute(cypher, params)
+                rows = result.get_all()
+                result.close()
+                return rows
+            if not params:
+                return _collect(raw.query(cypher))
+            reusable = _reusable(params)
+            prepared = self.prepared.get(cypher) if reusable else None
+            if prepared is None:
+                # Prepared without the values: binding them here too converts every value twice.
+                prepared = raw.prepare(cypher, {})
+                if not prepared.is_success():
+                    raise EngineError(f"engine error: {prepared.get_error_message()}")
+                if reusable and len(self.prepared) < 512:
+                    self.prepared[cypher] = prepared
+            return _collect(raw.execute(prepared, params))
+        except EngineError:
+            raise
+        except Exception as exc:
+            raise EngineError(f"engine error: {exc}") from exc
+
+    def close(self) -> None:
+        self.closed = True
+        self.prepared.clear()
+        try:
+            self.conn.close()
+        except Exception:  # pragma: no cover - closing twice is fine
+            pass
+
+
 class Store:
     """One open database. Thread-safe: a lock serialises use of the connection."""
 
@@ -229,60 +291,41 @@ class Store:
                 f"cannot open database {self.path or ':memory:'!r} with engine {self.engine!r}: {exc}"
             ) from exc
         self._lock = threading.RLock()
-        self._raw = None
+        self._lib = lb
+        self._writer: _Conn | None = _Conn(self.engine, self._conn)
+        self._readers: list[_Conn] = []
+        self._local = threading.local()
         self.generation = 0  # committed write transactions (readers' caches key on it)
-        self._prepared: dict[str, Any] = {}
         self._in_tx = False
+        self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
         self.schema_version = self._migrate()
 
     # -- plumbing ----------------------------------------------------------------
     def q(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
-        """Run one parameterised query and return all its rows."""
-        params = params or {}
-        with self._lock:
-            try:
-                raw = self._raw_connection()
-                if raw is None:  # pragma: no cover - a backend without the native connection
-                    result = self._conn.execute(cypher, params)
-                    rows = result.get_all()
-                    result.close()
-                    return rows
-                if not params:
-                    return _collect(raw.query(cypher))
-                reusable = _reusable(params)
-                prepared = self._prepared.get(cypher) if reusable else None
-                if prepared is None:
-                    # Prepared without the values: binding them here too converts every value twice.
-                    prepared = raw.prepare(cypher, {})
-                    if not prepared.is_success():
-                        raise EngineError(f"engine error: {prepared.get_error_message()}")
-                    if reusable and len(self._prepared) < 512:
-                        self._prepared[cypher] = prepared
-                return _collect(raw.execute(prepared, params))
-            except EngineError:
-                raise
-            except Exception as exc:
-                raise EngineError(f"engine error: {exc}") from exc
+        """Run one parameterised query and return all its rows.
 
-    def _raw_connection(self):
-        """The native connection under the engine's Python wrapper.
-
-        Queries are prepared once and reused (Kùzu's wrapper prepares on
-        every call: 0.5 ms per query), and batch parameters skip LadybugDB's
-        wrapper, which walks every value in Python to key its own cache (a
-        third of bulk-ingest time). Only statements whose parameters are
-        strings, times or lists are reused: the native binder narrows integer
-        types to the value seen first.
+        One writer at a time, concurrent readers: a read-only statement from
+        a thread that is not inside this store's write transaction runs on
+        that thread's own connection, without the store's lock, and sees
+        the last committed state (the engine's snapshot isolation); writes,
+        and reads inside a write transaction, share the one write connection.
         """
-        if self._raw is None:
-            conn = self._conn
-            conn.init_connection()
-            if self.engine == "ladybug" and not getattr(conn, "_using_pybind_backend", lambda: False)():
-                self._raw = False  # another backend: stay on the public API
-            else:
-                self._raw = getattr(conn, "_connection", None) or False
-        return self._raw or None
+        params = params or {}
+        if (self._in_tx and self._tx_thread == threading.get_ident()) or not _READ_ONLY.match(cypher):
+            with self._lock:
+                if self._writer is None:
+                    raise EngineError("engine error: the database is closed")
+                return self._writer.run(cypher, params)
+        reader = getattr(self._local, "reader", None)
+        if reader is None or reader.closed:
+            with self._lock:
+                if self._db is None:
+                    raise EngineError("engine error: the database is closed")
+                reader = _Conn(self.engine, self._lib.Connection(self._db))
+                self._readers.append(reader)
+            self._local.reader = reader
+        return reader.run(cypher, params)
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -292,7 +335,7 @@ class Store:
                 yield
                 return
             self.q("BEGIN TRANSACTION")
-            self._in_tx = True
+            self._in_tx, self._tx_thread = True, threading.get_ident()
             self._slots_seen = {}
             try:
                 yield
@@ -318,8 +361,12 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
-            self._prepared.clear()
-            self._raw = None
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
+            if getattr(self, "_writer", None) is not None:
+                self._writer.prepared.clear()
+                self._writer = None
             for obj in (getattr(self, "_conn", None), getattr(self, "_db", None)):
                 if obj is not None:
                     try:
