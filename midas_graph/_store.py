@@ -258,7 +258,8 @@ class _Conn:
 
 
 class Store:
-    """One open database. Thread-safe: a lock serialises use of the connection."""
+    """One open database. Thread-safe: one write connection behind a lock (one
+    writer at a time), and a read connection per reading thread (see :meth:`q`)."""
 
     def __init__(
         self,
