@@ -153,7 +153,7 @@ def run_engine(engine: str, sizes: list[int], queries: int, runs: int, growth_qu
                 "entities": stats["Entity"],
                 "rss_mb": round(rss_mb(), 1),
             }
-            # Right after a bulk import the log holds up to 256 MB not yet folded into
+            # Right after a bulk import the log holds up to 128 MB not yet folded into
             # the file; measure there, and again once checkpointed (the steady state).
             entry["after_ingest"] = measure_queries(mem, rng, queries, max(1, runs // 2))
             t = time.perf_counter()

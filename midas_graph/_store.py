@@ -765,6 +765,7 @@ class Store:
             "CAST(p.reference_time AS STRING), CAST(p.recorded_at AS STRING)", {"g": group_id}
         )
         episodes.sort(key=lambda r: (r[3], r[4], r[0]))
+        facts.sort(key=lambda r: [str(x) for x in r])  # rankings must not depend on the engine's row order
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
                 [(i, document(s, c)) for i, s, c, _, _ in episodes])
 
@@ -939,8 +940,11 @@ def _env_settings(engine: str) -> dict[str, Any]:
         # tests/test_atomicity.py checks that every acknowledged batch survives.
         out["throw_on_wal_replay_failure"] = False
     # A checkpoint after every 16 MB of log (the engine's default) made COMMIT the
-    # largest cost of bulk ingest; 256 MB cuts it by 4x at 100k facts.
-    out["checkpoint_threshold"] = int(os.environ.get("MIDAS_GRAPH_CHECKPOINT_MB", 256)) * 2**20
+    # largest cost of bulk ingest. 256 MB cut it by 4x at 100k facts but left
+    # 1.65 GB resident after importing 1M facts; 128 MB keeps the ingest speed
+    # (12.3k vs 10.7k facts/s at 100k, same machine, other runs) at 1.50 GB,
+    # and 64 MB gave 1.43 GB at 9.9k facts/s (eval/bench_store.py).
+    out["checkpoint_threshold"] = int(os.environ.get("MIDAS_GRAPH_CHECKPOINT_MB", 128)) * 2**20
     return out
 
 
