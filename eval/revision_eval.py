@@ -8,7 +8,9 @@ ingests the turns with the real pipeline (spaCy, embeddings, NLI), and:
   was current before the last turn and was closed (superseded, retracted or
   ended) by it;
 * a **false positive** is any other belief of the subject closed by the last
-  turn (in any case);
+  turn (in any case), except those the case lists in ``also_closed``
+  (``[attribute, value]`` pairs the turn ends too: leaving an employer ends
+  the job title stated with it);
 * a **false negative** is a case expecting supersession without its TP;
 * **stale** counts cases whose ``stale`` value is still current at the end;
 * **current ok** counts cases whose ``current`` values are all current at
@@ -62,7 +64,9 @@ def run_case(case: dict, embedder, nli) -> dict:
         stale = case.get("stale")
         expect = bool(case.get("expect_supersession"))
         tp = expect and stale is not None and any(norm(f.value) == norm(stale) for f in closed)
-        fp = sum(1 for f in closed if not (expect and stale is not None and norm(f.value) == norm(stale)))
+        also = {(a, norm(v)) for a, v in case.get("also_closed", [])}
+        fp = sum(1 for f in closed if not (expect and stale is not None and norm(f.value) == norm(stale))
+                 and (f.attribute, norm(f.value)) not in also)
         still_stale = stale is not None and norm(stale) in now_values
         current_ok = all(norm(v) in now_values for v in case.get("current", []))
         as_of = case.get("as_of")

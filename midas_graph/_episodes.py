@@ -245,9 +245,17 @@ class Ingest:
             elif claim.polarity in ("cease", "negate"):
                 # "I quit in May" may be said of a belief recorded as starting later:
                 # end what holds when it is said (Working.end never ends before a start).
-                targets = cessation_targets(current_of(work, sid, max(at, ep.reference_time)), attr, claim.value)
+                held = current_of(work, sid, max(at, ep.reference_time))
+                targets = cessation_targets(held, attr, claim.value)
                 for t in targets:
                     closed.append(work.end(t.id, at, now, f"{claim.polarity}: {claim.text}"))
+                # Leaving an employer ends the role stated with it ("I'm the CTO
+                # at Lumen" ... "I resigned from Lumen").
+                left = {t.episode_id for t in targets if t.attribute == "employer" and t.episode_id}
+                if claim.polarity == "cease" and left:
+                    for f in held:
+                        if f.attribute == "job_title" and f.episode_id in left:
+                            closed.append(work.end(f.id, at, now, f"cease: {claim.text} (the role went with the employer)"))
                 if targets or claim.polarity == "cease" or not attr:
                     continue
                 attr = f"not_{attr}"  # "I don't eat meat", with nothing to end: keep it as a fact

@@ -181,3 +181,22 @@ def test_persistence_of_episodes(models, db_path):
     with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
         assert mem.episode(r.episode.id).content == "My favorite color is green."
         assert current(mem, "Dana") == ["green"]
+
+
+def test_leaving_an_employer_ends_the_role_stated_with_it(mem):
+    mem.add_episode("I'm the CTO at Lumen.", speaker="Theo", reference_time="2023-07-15")
+    mem.add_episode("I also teach yoga on weekends.", speaker="Theo", reference_time="2023-08-01")
+    r = mem.add_episode("I resigned from Lumen last week.", speaker="Theo", reference_time="2024-01-15")
+    ended = {(f.attribute, f.value) for f in r.superseded}
+    assert {("employer", "Lumen"), ("job_title", "CTO")} <= ended
+    assert not [f for f in mem.current("Theo") if f.attribute in ("employer", "job_title")]
+    assert [f.value for f in mem.as_of("Theo", "job_title", valid_at="2023-12-01")] == ["CTO"]
+
+
+def test_another_attribute_of_the_same_person_is_not_a_contradiction(mem):
+    """Fact vectors share the subject's name, so two beliefs of one person
+    look alike; NLI must not be asked about a birthday when an age arrives."""
+    mem.add_episode("My birthday is June 5.", speaker="Priya", reference_time="2024-01-15T10:00:00Z")
+    r = mem.add_episode("I'm 31.", speaker="Priya", reference_time="2024-01-16T10:00:00Z")
+    assert r.superseded == []
+    assert {f.attribute for f in mem.current("Priya")} == {"birthday", "age"}
