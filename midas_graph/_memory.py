@@ -394,25 +394,32 @@ class Memory:
         delete the episode itself with its MENTIONS and FROM_EPISODE links,
         in one transaction. Returns the retracted versions.
 
-        The retracted versions stay in :meth:`history` (with
+        Beliefs the episode *ended* ("I don't like hiking anymore") get their
+        interval back. The retracted versions stay in :meth:`history` (with
         ``expire_reason`` "retracted: episode <id> removed"); entities stay.
-        Facts the episode ended or corrected in other beliefs are not
-        restored.
+        Beliefs the episode's corrections retracted are not restored.
         """
         _text(episode_id, "episode_id")
         out: list[Fact] = []
         with self._store.transaction():
-            if self._store.episode(episode_id) is None:
+            ep = self._store.episode(episode_id)
+            if ep is None:
                 raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
             stated = self._store.facts_from_episodes([episode_id])[episode_id]
-            if any(f.expired_at is None for f in stated):
+            # what the episode's own transaction ended, still as it left it
+            ended = [f for f in self._store.ended_at(ep.group_id, ep.recorded_at) if _ended_by(f, ep)]
+            if any(f.expired_at is None for f in stated) or ended:
                 order = sorted(stated, key=lambda f: (f.recorded_at, f.id, f.version))
                 ids = list(dict.fromkeys(f.id for f in order))
                 now = self._clock.now()
-                work = Working(self._store.held(sorted({f.subject_id for f in stated})), self.registry.is_single)
+                subjects = sorted({f.subject_id for f in [*stated, *ended]})
+                work = Working(self._store.held(subjects), self.registry.is_single)
                 for fid in ids:
                     if fid in work.by_id:  # still held (re-opened ones included)
                         out.append(work.retract(fid, now, f"episode {episode_id} removed"))
+                for f in ended:
+                    if f.id in work.by_id and work.by_id[f.id].vid == f.vid:
+                        work.reopen(f.id, now, f"episode {episode_id}, which ended it, was removed")
                 self._store.apply(work.finish())
                 self._store.set_meta("last_tx", now.isoformat())
             self._store.delete_episode(episode_id)
@@ -780,6 +787,13 @@ _ROW_KEYS = frozenset(
     ("subject", "attribute", "value", "valid_from", "valid_to", "text", "group_id",
      "provenance", "source", "confidence", "importance")
 )
+
+
+def _ended_by(f: Fact, ep: Episode) -> bool:
+    """Whether a cessation recorded with ``ep`` quotes it ("ended: cease:
+    <clause of the episode>"): transactions may share an instant."""
+    clause = f.reason.split(": ", 2)[-1].split(" (the role went with", 1)[0].strip()
+    return bool(clause) and clause in ep.content
 
 
 def _number(value: Any, field: str, default: float) -> float:

@@ -640,6 +640,17 @@ class Store:
             )
         return [row_to_fact(r) for r in rows]
 
+    def ended_at(self, group_id: str, when: _dt.datetime) -> list[Fact]:
+        """Held versions of a group recorded at ``when`` that only closed a
+        belief without a successor ("ended: ..."): what one write transaction
+        (an episode's cessations) ended. A scan: for rare operations."""
+        rows = self.q(
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.recorded_at = $t AND f.expired_at = $inf "
+            f"AND f.reason STARTS WITH 'ended:' RETURN {_FACT_RETURN}",
+            {"g": group_id, "t": to_db(when), "inf": FOREVER},
+        )
+        return [row_to_fact(r) for r in rows]
+
     def versions(self, fact_id: str) -> list[Fact]:
         """Every version of one belief, oldest first (probes ``id:1``, ``id:2``, ...)."""
         out: list[Fact] = []

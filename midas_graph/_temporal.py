@@ -284,6 +284,17 @@ class Working:
                 return first.valid_from, first.id
         return valid_to, None
 
+    def reopen(self, fact_id: str, now: _dt.datetime, why: str) -> Fact:
+        """Undo a cessation: the belief gets its stated end back (closed by a
+        later value of a single-valued slot if there is one)."""
+        g = self.by_id[fact_id]
+        valid_to, successor = self._later_close(g, g.stated_valid_to, {})
+        note = f"re-opened: {why}" + (f"; closed at the start of {successor}" if successor else "")
+        rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
+        if successor:
+            self.plan.links.append((rec.vid, successor))
+        return rec
+
     def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
         """Close a held belief's valid interval at ``at`` with no successor (cessation)."""
         f = self.by_id[fact_id]

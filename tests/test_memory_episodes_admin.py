@@ -180,3 +180,15 @@ def test_search_entities_ranks_names_then_aliases_then_meaning(mem):
     with pytest.raises(InvalidInputError) as exc:
         mem.search_entities("  ")
     assert exc.value.field == "query"
+
+
+def test_removing_an_episode_gives_back_what_it_ended(mem):
+    mem.add_episode("I love hiking and chess.", speaker="Sam", reference_time="2024-01-01")
+    quit_ = mem.add_episode("I don't like hiking anymore, my knee is bad.", speaker="Sam",
+                            reference_time="2024-04-15")
+    assert sorted(f.value for f in mem.current("Sam", "likes")) == ["chess"]
+    mem.remove_episode(quit_.episode.id)
+    back = [f for f in mem.current("Sam", "likes") if f.value == "hiking"]
+    assert back and back[0].valid_to is None and "re-opened" in back[0].reason
+    # the memory still knows it had believed the hiking had ended
+    assert any(f.value == "hiking" and f.status == "revised" for f in mem.history("Sam", "likes"))
