@@ -217,6 +217,30 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
             "entities": [entity_dict(e) for e in r.entities],
         }
 
+    @tool(_ADD)
+    def add_triplet(
+        source_node_name: Annotated[str, Field(description="The subject, e.g. 'Alice'.")],
+        edge_name: Annotated[str, Field(description="The attribute or relation, e.g. 'lives_in' or 'WORKS_AT'.")],
+        target_node_name: Annotated[str, Field(description="The value, e.g. 'Berlin' (an entity if it names one).")],
+        fact: Annotated[Optional[str], Field(description="The sentence it comes from (default: built).")] = None,
+        group_id: Optional[str] = None,
+        valid_at: IsoTime = None,
+        invalid_at: IsoTime = None,
+        provenance: Annotated[
+            Literal["observation", "user_confirmation", "planning", "action"],
+            Field(description="user_confirmation only when the user confirmed it."),
+        ] = "observation",
+    ) -> dict[str, Any]:
+        """Store your own (subject, relation, value) triple as a fact, with no extraction. valid_at / invalid_at
+        bound when it was true; a new value of a single-valued attribute (lives_in, employer, ...) supersedes
+        the old one."""
+        f = mem.add_fact(
+            source_node_name, edge_name, target_node_name, text=fact, group_id=group_id or default_group,
+            valid_from=valid_at, valid_to=invalid_at, provenance=provenance, source="mcp add_triplet",
+        )
+        return {"message": f"Fact {f.id} recorded", "fact": f.to_dict(),
+                "supersedes": list(f.supersedes)}
+
     @tool(_READ)
     def search_memory_facts(
         query: str,

@@ -22,7 +22,7 @@ from conftest import ENGINE
 ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {
     "add_memory", "search_memory_facts", "search_nodes", "get_episodes", "get_entity_edge",
-    "delete_entity_edge", "delete_episode", "clear_graph", "get_status",
+    "delete_entity_edge", "delete_episode", "clear_graph", "get_status", "add_triplet",
     "as_of", "history", "get_context", "check_memory_use",
 }
 
@@ -304,3 +304,17 @@ def test_sigterm_closes_the_memory_and_exits_0(tmp_path, http):
 
     with Memory(str(tmp_path / "m.db"), engine=ENGINE) as mem:  # reopens cleanly
         assert mem.stats()["Episode"] == 0
+
+
+def test_add_triplet_stores_the_callers_own_fact(server):
+    g = "triples"
+    first = server.ok("add_triplet", source_node_name="Ada", edge_name="WORKS_AT", target_node_name="Initech",
+                      group_id=g, valid_at="2020-01-01")
+    assert (first["fact"]["attribute"], first["fact"]["value"]) == ("employer", "Initech")
+    second = server.ok("add_triplet", source_node_name="ada", edge_name="employer", target_node_name="Globex",
+                       group_id=g, valid_at="2024-01-01", fact="Ada joined Globex.")
+    assert second["supersedes"] == [first["fact"]["id"]]
+    then = server.ok("as_of", subject="Ada", attribute="employer", valid_at="2022-06-01", group_id=g)
+    assert [f["value"] for f in then["facts"]] == ["Initech"]
+    err, text = server.call("add_triplet", source_node_name="", edge_name="x", target_node_name="y", group_id=g)
+    assert err and "subject" in text
