@@ -254,13 +254,17 @@ class Working:
         ends = {g.id: g.stated_valid_to for g in reopened}
         decided = [(g, *self._later_close(g, g.stated_valid_to, ends)) for g in reopened]
         for g, valid_to, successor in decided:
-            note = f"re-opened: {fact_id} was retracted"
-            if successor:
-                note += f"; closed at the start of {successor}"
-            rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
-            if successor:
-                self.plan.links.append((rec.vid, successor))
+            self._reopen(g, now, f"{fact_id} was retracted", valid_to, successor)
         return dataclasses.replace(f, expired_at=now, expire_reason=why)
+
+    def _reopen(self, g: Fact, now: _dt.datetime, why: str, valid_to: _dt.datetime | None,
+                successor: str | None) -> Fact:
+        """Record ``g`` again with the end (and successor) decided for it."""
+        note = f"re-opened: {why}" + (f"; closed at the start of {successor}" if successor else "")
+        rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
+        if successor:
+            self.plan.links.append((rec.vid, successor))
+        return rec
 
     def _later_close(
         self, g: Fact, valid_to: _dt.datetime | None, ends: dict[str, _dt.datetime | None]
@@ -288,12 +292,7 @@ class Working:
         """Undo a cessation: the belief gets its stated end back (closed by a
         later value of a single-valued slot if there is one)."""
         g = self.by_id[fact_id]
-        valid_to, successor = self._later_close(g, g.stated_valid_to, {})
-        note = f"re-opened: {why}" + (f"; closed at the start of {successor}" if successor else "")
-        rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
-        if successor:
-            self.plan.links.append((rec.vid, successor))
-        return rec
+        return self._reopen(g, now, why, *self._later_close(g, g.stated_valid_to, {}))
 
     def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
         """Close a held belief's valid interval at ``at`` with no successor (cessation)."""
