@@ -121,7 +121,6 @@ class Recaller:
         self.mem = mem
         self._indexes: dict[str, tuple[int, _Index]] = {}
         self._lock = threading.Lock()
-        self._own_commits = 0
 
     # -- indexes ---------------------------------------------------------------------
     def index(self, group_id: str) -> _Index:
@@ -135,10 +134,9 @@ class Recaller:
             # next query rebuild, not hide behind a newer stamp. The build's own
             # commits (vectors of facts that had none) are counted in.
             before = store.generation
-            self._own_commits = 0
-            built = self._build(group_id, cached[1] if cached is not None else None)
+            built, own_commits = self._build(group_id, cached[1] if cached is not None else None)
             after = store.generation
-            stamp = after if after == before + self._own_commits else before
+            stamp = after if after == before + own_commits else before
             self._indexes[group_id] = (stamp, built)
             return built
 
@@ -150,8 +148,9 @@ class Recaller:
             else:
                 self._indexes.pop(group_id, None)
 
-    def _build(self, group_id: str, prev: _Index | None = None) -> _Index:
-        """The group's index. What ``prev`` (the index before the last
+    def _build(self, group_id: str, prev: _Index | None = None) -> tuple[_Index, int]:
+        """The group's index, and how many transactions building it committed.
+        What ``prev`` (the index before the last
         writes) already holds is reused: a document's vector never changes
         (a fact's is keyed by its id, shared by its versions) and its terms
         change only with its text. So a rebuild reads and tokenises only
@@ -179,7 +178,7 @@ class Recaller:
                     tokens[r] = prev.tokens[j]
         fvec = store.vectors("FactVector", [i for r, (kind, i) in enumerate(keys) if kind == "fact" and not reused[r]])
         evec = store.vectors("Episode", [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]])
-        missing = []
+        missing, commits = [], 0
         for r, (kind, i) in enumerate(keys):
             if reused[r]:
                 continue
@@ -189,7 +188,7 @@ class Recaller:
             elif kind == "fact":
                 missing.append(r)
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
-            self._embed_missing(missing, keys, texts, matrix)
+            commits = self._embed_missing(missing, keys, texts, matrix)
         fresh = [r for r, t in enumerate(tokens) if t is None]
         for r, toks in zip(fresh, _tokenize([texts[r] for r in fresh])):
             tokens[r] = toks
@@ -200,18 +199,19 @@ class Recaller:
             # conv-26 one message lifted recall@10 from 0.60 to 0.70 (docs/recall.md);
             # the same for the vectors did not help and blurred abstention.
             nf = len(facts)
-            corpus = [t for t in tokens[:nf]] + [
+            corpus = tokens[:nf] + [
                 tokens[nf + j] + [w for i in range(max(0, j - CONTEXT_TURNS), j) for w in tokens[nf + i]]
                 for j in range(len(episodes))
             ]
             if any(corpus):
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
-        return _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens)  # type: ignore[arg-type]
+        index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens)  # type: ignore[arg-type]
+        return index, commits
 
-    def _embed_missing(self, rows: list[int], keys, texts, matrix: np.ndarray) -> None:
+    def _embed_missing(self, rows: list[int], keys, texts, matrix: np.ndarray) -> int:
         """Embed facts stored without a vector and keep the vectors, one
-        transaction per chunk: a 100k-fact first build wrote 200 MB in one
+        transaction per chunk (returns how many were committed): a 100k-fact first build wrote 200 MB in one
         commit, whose checkpoint ran the buffer pool out. Interrupted, it
         resumes where it stopped. A progress bar on a terminal when long."""
         from ._memory import _progress
@@ -225,12 +225,12 @@ class Recaller:
                 matrix[chunk] = vecs
                 with store.transaction():
                     store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(chunk)})
-                self._own_commits += 1
                 if bar is not None:
                     bar.update(len(chunk))
         finally:
             if bar is not None:
                 bar.close()
+        return -(-len(rows) // VECTOR_CHUNK)
 
     # -- recall -----------------------------------------------------------------------
     def recall(
