@@ -42,7 +42,6 @@ OFF_FOCUS = 0.5
 #: The best grounded item must score at least this share of the best item
 #: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
 DOMINANCE = 0.7
-DOMINANCE_BY = "terms"
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
 OWN_WORDS = True
@@ -205,8 +204,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if cov:
             # how well it speaks to the asked words, names left out of the question
             v = vectors.get((h.kind, h.id))
-            fit = float(v @ term_vec) if (v is not None and term_vec is not None and DOMINANCE_BY == "terms") \
-                else h.score
+            fit = float(v @ term_vec) if (v is not None and term_vec is not None) else h.score
             best_any = max(best_any, fit)
             if about_focus(h, strict=True) and (h.kind == "fact" or not OWN_WORDS or _says_own(info, h.text)):
                 best_focus = max(best_focus, fit)
