@@ -52,6 +52,10 @@ class EpisodeIn:
     episode_id: str | None = None
 
 
+#: Appended to the reason of a job title ended with its employer.
+ROLE_WITH_EMPLOYER = " (the role went with the employer)"
+
+
 def validate(
     content: Any, *, speaker: Any = "user", reference_time: TimeLike | None = None,
     group_id: Any = "default", source: Any = "message", provenance: Any = "observation",
@@ -255,7 +259,7 @@ class Ingest:
                 if claim.polarity == "cease" and left:
                     for f in held:
                         if f.attribute == "job_title" and f.episode_id in left:
-                            closed.append(work.end(f.id, at, now, f"cease: {claim.text} (the role went with the employer)"))
+                            closed.append(work.end(f.id, at, now, f"cease: {claim.text}{ROLE_WITH_EMPLOYER}"))
                 if targets or claim.polarity == "cease" or not attr:
                     continue
                 attr = f"not_{attr}"  # "I don't eat meat", with nothing to end: keep it as a fact

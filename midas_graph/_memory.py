@@ -792,7 +792,7 @@ _ROW_KEYS = frozenset(
 def _ended_by(f: Fact, ep: Episode) -> bool:
     """Whether a cessation recorded with ``ep`` quotes it ("ended: cease:
     <clause of the episode>"): transactions may share an instant."""
-    clause = f.reason.split(": ", 2)[-1].split(" (the role went with", 1)[0].strip()
+    clause = f.reason.split(": ", 2)[-1].removesuffix(_episodes.ROLE_WITH_EMPLOYER).strip()
     return bool(clause) and clause in ep.content
 
 

@@ -192,3 +192,11 @@ def test_removing_an_episode_gives_back_what_it_ended(mem):
     assert back and back[0].valid_to is None and "re-opened" in back[0].reason
     # the memory still knows it had believed the hiking had ended
     assert any(f.value == "hiking" and f.status == "revised" for f in mem.history("Sam", "likes"))
+
+
+def test_removing_a_resignation_gives_back_the_employer_and_the_title(mem):
+    mem.add_episode("I'm the CTO at Lumen.", speaker="Theo", reference_time="2023-07-15")
+    left = mem.add_episode("I resigned from Lumen last week.", speaker="Theo", reference_time="2024-01-15")
+    assert not mem.current("Theo")
+    mem.remove_episode(left.episode.id)
+    assert {(f.attribute, f.value) for f in mem.current("Theo")} >= {("employer", "Lumen"), ("job_title", "CTO")}
