@@ -133,7 +133,6 @@ class Memory:
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
         self._recall: Any = None
-        self._name_vectors: dict[str, Any] = {}  # entity id -> name vector, for entities stored without one
         self._clock = MonotonicClock(clock)
         last = self._store.meta("last_tx")
         if last:
@@ -442,7 +441,6 @@ class Memory:
         if self._ingest is not None:
             self._ingest.index.forget()
             self._ingest._last_speaker.pop(group_id, None)
-        self._name_vectors.clear()
         return counts
 
     def search_entities(self, query: str, *, k: int = 10, group_id: str = "default") -> list[tuple[Entity, float]]:
@@ -465,20 +463,19 @@ class Memory:
         if not ents:
             return []
         stored = {i: v for i, _, v in self._store.entity_vectors(group_id) if v is not None}
-        missing = [e for e in ents if e.id not in stored and e.id not in self._name_vectors]
+        missing = [e for e in ents if e.id not in stored]
         vecs = self._embedder().embed([query, *(e.name for e in missing)])
         qvec = np.asarray(vecs[0], dtype=np.float32)
-        if len(self._name_vectors) > 100_000:
-            self._name_vectors.clear()
-        for e, v in zip(missing, vecs[1:]):
-            self._name_vectors[e.id] = np.asarray(v, dtype=np.float32)
+        if missing:  # entities made by add_fact carry no name vector: embed them once, keep them
+            new = {e.id: np.asarray(v, dtype=np.float32).tobytes() for e, v in zip(missing, vecs[1:])}
+            with self._store.transaction():
+                self._store.set_vectors("Entity", new)
+            stored.update(new)
         words = lambda text: set(re.findall(r"\w+", text.casefold()))  # noqa: E731
         qkey, qwords = " ".join(query.casefold().split()), words(query)
         scored = []
         for e in ents:
-            v = stored.get(e.id)
-            vec = np.frombuffer(v, dtype=np.float32) if v is not None else self._name_vectors[e.id]
-            cos = float(vec @ qvec)
+            cos = float(np.frombuffer(stored[e.id], dtype=np.float32) @ qvec)
             tier = 0
             for name in (e.name, *e.aliases):
                 nwords = words(name)
