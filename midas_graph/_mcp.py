@@ -149,10 +149,6 @@ def _context_item(item: Any) -> dict[str, Any]:
     }
 
 
-def _time(value: str | None, field: str) -> _dt.datetime | None:
-    return parse_time(value, field)
-
-
 def _groups(group_ids: list[str] | None, default: str) -> list[str]:
     if group_ids is None or group_ids == []:
         return [default]
@@ -260,9 +256,9 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         believed now; valid_at searches another time. The range filters select on when a fact became true
         (valid_at = its valid_from) and stopped being true (invalid_at = its valid_to; an open fact has none);
         with an invalid_at filter, facts that have ended (superseded ones too) are searched as well."""
-        lo_v, hi_v = _time(valid_at_after, "valid_at_after"), _time(valid_at_before, "valid_at_before")
-        lo_i, hi_i = _time(invalid_at_after, "invalid_at_after"), _time(invalid_at_before, "invalid_at_before")
-        at = _time(valid_at, "valid_at")
+        lo_v, hi_v = parse_time(valid_at_after, "valid_at_after"), parse_time(valid_at_before, "valid_at_before")
+        lo_i, hi_i = parse_time(invalid_at_after, "invalid_at_after"), parse_time(invalid_at_before, "invalid_at_before")
+        at = parse_time(valid_at, "valid_at")
         if not isinstance(query, str) or not query.strip():
             raise ValueError("query: must not be empty")
         attrs = {mem.registry.key(t) for t in edge_types} if edge_types else None
