@@ -827,6 +827,140 @@ FAMILIES: list[Family] = [
          related=["{S} spent {V} on cloud bills", "{S} saved {V} last quarter"]),
 ]
 
+
+# --------------------------------------------------------------------------
+# Generic attribute families (training only)
+# --------------------------------------------------------------------------
+# The hand-written families teach each domain its own wording; on families
+# never seen in training the model then finds only a third of the new values
+# (eval/results/nli_eval.json, heldout "new_value"). These families teach the
+# pattern itself: the same subject's same named attribute with another value
+# is a contradiction, another attribute is neutral. Their attribute nouns and
+# change wordings avoid those of the held-out families (editor, hosting,
+# meetings, team size, university, chief executive, instruments, contact
+# channel, sports team, budget), so the held-out measure stays honest.
+
+_DOCTORS = [f"Dr. {s}" for s in _SURNAMES]
+_GENERIC_POOLS: dict[str, Sequence[str] | _Val] = {
+    "person_name": _NAMES_F_TRAIN + _NAMES_M_TRAIN,
+    "doctor": _DOCTORS,
+    "gym": ["FitLife", "Anytime Fitness", "the YMCA", "Iron Works", "PureGym",
+            "the climbing gym downtown", "Gold's Gym", "the pool on Elm Street"],
+    "bank": ["Chase", "HSBC", "Barclays", "ING", "N26", "Revolut", "Wells Fargo", "Santander"],
+    "carrier": ["Verizon", "T-Mobile", "Vodafone", "AT&T", "O2", "Orange", "Telekom"],
+    "isp": ["Comcast", "Virgin Media", "BT", "Sky", "Spectrum", "Fastweb", "Free"],
+    "movie": ["Inception", "Alien", "Amelie", "Up", "Heat", "Arrival", "Parasite",
+              "Casablanca", "Jaws", "Spirited Away"],
+    "band": ["Radiohead", "Coldplay", "ABBA", "Queen", "Daft Punk", "Metallica",
+             "Arcade Fire", "the Beatles", "Bjork", "Massive Attack"],
+    "book": ["Dune", "Emma", "Ulysses", "Beloved", "Middlemarch", "Neuromancer",
+             "Stoner", "Dracula", "Persuasion"],
+    "drink": ["tea", "coffee", "lemonade", "kombucha", "espresso", "green tea",
+              "sparkling water", "hot chocolate", "orange juice"],
+    "season": ["spring", "summer", "autumn", "winter"],
+    "sport": ["tennis", "football", "basketball", "golf", "rugby", "cricket",
+              "volleyball", "badminton", "squash"],
+    "place": ["the taco place", "the corner deli", "Luigi's", "the canteen",
+              "Wok Express", "the salad bar", "the noodle bar", "Cafe Central"],
+    "shoe": _Val(lambda r: str(r.randint(36, 47))),
+    "kg": _Val(lambda r: f"{r.randint(50, 110)} kg"),
+    "rent": _Val(lambda r: f"${r.randint(6, 40)}00 a month"),
+    "clock": ["9 pm", "9:30 pm", "10 pm", "10:30 pm", "11 pm", "midnight", "1 am"],
+    "wake": ["5 am", "5:30 am", "6 am", "6:30 am", "7 am", "7:30 am", "8 am"],
+    "pwm": ["1Password", "Bitwarden", "LastPass", "KeePass", "Dashlane"],
+    "browser": ["Firefox", "Chrome", "Safari", "Brave", "Edge", "Opera", "Vivaldi"],
+    "laptop": ["a MacBook Air", "a ThinkPad", "a Dell XPS", "a Surface Laptop",
+               "a Framework laptop", "an HP Spectre"],
+    "insurer": ["Allianz", "AXA", "Aviva", "Geico", "State Farm", "Zurich"],
+    "shop": ["Tesco", "Aldi", "Lidl", "Whole Foods", "Trader Joe's", "Carrefour", "Rewe"],
+    "handle": _Val(lambda r: "@" + r.choice(["sun", "moon", "pixel", "byte", "river",
+                                             "fox", "owl"]) + str(r.randint(1, 999))),
+    "license": ["MIT", "Apache-2.0", "GPL-3.0", "BSD-3-Clause", "MPL-2.0", "proprietary"],
+    "ci": ["Jenkins", "GitHub Actions", "GitLab CI", "CircleCI", "Buildkite", "Travis"],
+    "percent": _Val(lambda r: f"{r.randint(20, 99)}%"),
+    "weeks": _Val(lambda r: f"{r.randint(1, 4)} weeks"),
+    "cadence": ["weekly", "monthly", "every two weeks", "quarterly", "daily"],
+    "branch": ["main", "master", "trunk", "develop", "stable"],
+    "minutes": _Val(lambda r: f"{r.randint(2, 90)} minutes"),
+    "seconds": _Val(lambda r: f"{r.randint(1, 120)} seconds"),
+    "queue": ["Kafka", "RabbitMQ", "SQS", "NATS", "Pulsar", "Redis Streams"],
+    "framework": ["Django", "Rails", "Spring", "Express", "FastAPI", "Laravel", "Phoenix"],
+    "monitor": ["Datadog", "Grafana", "New Relic", "Prometheus", "Sentry", "Honeycomb"],
+    "codename": ["Sparrow", "Tamarind", "Basalt", "Nimbus", "Quartz", "Saffron", "Wildcat"],
+    "auditor": ["KPMG", "Deloitte", "EY", "PwC", "Grant Thornton", "BDO"],
+    "month": _MONTHS,
+    "company": _COMPANIES,
+}
+
+# (attribute noun, value pool, subject kinds)
+_GENERIC_ATTRS: list[tuple[str, str, str]] = [
+    ("dentist", "doctor", "person"), ("family doctor", "doctor", "person"),
+    ("gym", "gym", "person"), ("bank", "bank", "person"),
+    ("mobile carrier", "carrier", "person"), ("internet provider", "isp", "person"),
+    ("landlord", "person_name", "person"), ("personal trainer", "person_name", "person"),
+    ("therapist", "person_name", "person"), ("best friend", "person_name", "person"),
+    ("mentor", "person_name", "person"), ("favorite movie", "movie", "person"),
+    ("favorite band", "band", "person"), ("favorite book", "book", "person"),
+    ("favorite drink", "drink", "person"), ("favorite season", "season", "person"),
+    ("favorite sport", "sport", "person"), ("usual lunch spot", "place", "person"),
+    ("shoe size", "shoe", "person"), ("weight", "kg", "person"),
+    ("rent", "rent", "person"), ("bedtime", "clock", "person"),
+    ("wake-up time", "wake", "person"), ("password manager", "pwm", "person"),
+    ("browser", "browser", "person"), ("laptop", "laptop", "person"),
+    ("insurance company", "insurer", "person"), ("supermarket", "shop", "person"),
+    ("username", "handle", "person"),
+    ("license", "license", "project"), ("CI system", "ci", "project"),
+    ("test coverage", "percent", "project"), ("sprint length", "weeks", "project"),
+    ("release cadence", "cadence", "project"), ("default branch", "branch", "project"),
+    ("build time", "minutes", "project"), ("codename", "codename", "project"),
+    ("designer", "person_name", "project"), ("framework", "framework", "project"),
+    ("timeout", "seconds", "service"), ("message queue", "queue", "service"),
+    ("monitoring tool", "monitor", "service"), ("on-call engineer", "person_name", "service"),
+    ("uptime", "percent", "service"),
+    ("auditor", "auditor", "company"), ("fiscal year end", "month", "company"),
+    ("biggest customer", "company", "company"), ("main supplier", "company", "company"),
+]
+
+_G_STATE = ["{P} A is {V}", "{V} is {P} A", "{P} current A is {V}",
+            "{P} A is {V} at the moment"]
+_G_CHANGE = ["{P} A is now {V}", "{P} new A is {V}", "{P} A changed to {V}",
+             "{P} A is {V} these days", "{P} A used to be {OLD} but now it is {V}",
+             "{P} A has been {V} since last month", "{V} is {P} A now",
+             "{P} A was updated to {V}", "as of this week, {P} A is {V}",
+             "{P} A is no longer {OLD}; it is {V}", "{P} A was changed from {OLD} to {V}",
+             "{P} A is {V} from now on", "{V} took over as {P} A",
+             "{P} A is not {OLD} any more, it is {V}"]
+_G_CHANGE_PERSON = ["{S} changed {P} A to {V}", "{S} swapped {OLD} for {V} as {P} A",
+                    "{S} picked {V} as {P} new A", "{S} {have|has} a new A: {V}",
+                    "{S} {BE} going with {V} as {P} A from now on"]
+_G_STOP = ["{P} A is not {V} anymore", "{V} is no longer {P} A",
+           "{V} stopped being {P} A", "{P} A is no longer {V}"]
+_G_RELATED = ["{S} read an article about {V}", "{S} heard someone mention {V}",
+              "{V} came up in a conversation with {O}", "{P} neighbour's A is {V}"]
+
+
+def _generic_families() -> list[Family]:
+    out = []
+    for attr, pool, subject in _GENERIC_ATTRS:
+        vals = _GENERIC_POOLS[pool]
+        values = vals if isinstance(vals, _Val) else _choice(vals)
+        change = _G_CHANGE + (_G_CHANGE_PERSON if subject == "person" else [])
+        related = _G_RELATED if subject == "person" else [
+            t for t in _G_RELATED if "neighbour" not in t and "{O}" not in t]
+
+        def fill(templates: list[str], attr: str = attr) -> list[str]:
+            return [re.sub(r"\bA\b", attr, t) for t in templates]
+
+        out.append(Family(f"generic:{attr}", subject, values, state=fill(_G_STATE),
+                          change=fill(change), stop=fill(_G_STOP), related=fill(related)))
+    return out
+
+
+#: Drawn in place of a hand-written family this often when generating the
+#: training split (the held-out split never uses them).
+GENERIC_SHARE = 0.35
+GENERIC_FAMILIES: list[Family] = _generic_families()
+
 _FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
 
 #: The canonical memory-revision pairs (MODELS.md and issue 3): premise =
@@ -852,7 +986,8 @@ CANONICAL_PAIRS: tuple[tuple[str, str, str, str], ...] = (
 
 def family_names(split: str) -> list[str]:
     """Names of the families of one split: ``train`` or ``heldout``."""
-    return [f.name for f in FAMILIES if f.split == split]
+    generic = GENERIC_FAMILIES if split == "train" else []
+    return [f.name for f in FAMILIES + generic if f.split == split]
 
 
 # --------------------------------------------------------------------------
@@ -1019,6 +1154,7 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
     rng = random.Random(f"{split}:{seed}")
     fams = [f for f in FAMILIES if f.split == split]
     held = split == "heldout"
+    generic = [] if held else GENERIC_FAMILIES
     kinds = [k for k, _ in _KINDS]
     weights = [w for _, w in _KINDS]
     out: list[Pair] = []
@@ -1028,7 +1164,10 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
         attempts += 1
         if attempts > n * 50:
             raise RuntimeError("could not generate enough distinct pairs")
-        fam = rng.choice(fams)
+        if generic and rng.random() < GENERIC_SHARE:
+            fam = rng.choice(generic)
+        else:
+            fam = rng.choice(fams)
         kind = rng.choices(kinds, weights)[0]
         if kind == "new_value":
             pr = _pair_new_value(fam, rng, held)
@@ -1043,7 +1182,7 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
         elif kind == "other_subject":
             pr = _pair_other_subject(fam, rng, held)
         else:
-            pr = _pair_other_attribute(fam, rng, held, fams)
+            pr = _pair_other_attribute(fam, rng, held, fams + generic)
         if pr is None:
             continue
         key = (pr.premise.lower(), pr.hypothesis.lower())
