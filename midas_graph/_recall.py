@@ -11,7 +11,8 @@ Candidates come from three rankers over one group:
 
 They are fused by a weighted sum of min-max normalised scores (BM25 and
 cosine over each ranker's top 50; the graph as a small rank bonus), plus a
-recency tie-break and importance. Reciprocal rank fusion is kept as an option
+recency tie-break and importance; an episode said by an entity the query
+names gets a bonus (``SPEAKER_WEIGHT``). Reciprocal rank fusion is kept as an option
 (``FUSION = "rrf"``); it lost to the sum on LoCoMo (docs/recall.md). Only facts visible at
 ``(valid_at, known_at)`` and episodes recorded by ``known_at`` (and said by
 ``valid_at`` when it is given) are returned.
@@ -24,7 +25,9 @@ Facts stored without a vector (``add_fact``) are embedded at build time.
 from __future__ import annotations
 
 import datetime as _dt
+import math
 import threading
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -45,6 +48,10 @@ WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 0.5}
 GRAPH_EPISODES = False
 RECENCY_BONUS = 0.001   # at most, for the newest candidate: a tie-break
 CANDIDATES = 50         # per ranker
+#: Added to the fused score of an episode said by an entity the query names:
+#: what a person says is mostly about themselves. LoCoMo recall@10, conv-26+30:
+#: 0.765 without, 0.784 at 0.2; conv-41..43: 0.719, 0.743 at 0.2, 0.753 at 0.3.
+SPEAKER_WEIGHT = 0.3
 #: Facts embedded and stored per transaction when an index build finds facts without vectors.
 VECTOR_CHUNK = 2048
 #: BM25 indexes each episode together with this many messages said before it
@@ -103,6 +110,17 @@ class _Index:
     matrix: np.ndarray                    # rows aligned with keys, L2-normalised (zero if unknown)
     row: dict[tuple[str, str], int]
     tokens: list[list[str]] = field(default_factory=list)  # BM25 terms of each text alone
+    speakers: dict[str, str] = field(default_factory=dict)  # episode id -> alias key of its speaker
+    _idf: dict[str, float] | None = field(default=None, repr=False)
+
+    def idf(self) -> dict[str, float]:
+        """BM25's inverse document frequency of each term over the texts alone
+        (computed on first use: only context assembly asks)."""
+        if self._idf is None:
+            df = Counter(t for toks in self.tokens for t in set(toks))
+            n = len(self.tokens)
+            self._idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+        return self._idf
 
 
 def _tokenize(texts: list[str]) -> list[list[str]]:
@@ -160,8 +178,9 @@ class Recaller:
 
         store = self.mem._store
         facts, episodes = store.group_documents(group_id)
-        keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, _ in episodes]
-        texts = [t or "" for _, t in facts] + [c or "" for _, c in episodes]
+        keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, _, _ in episodes]
+        texts = [t or "" for _, t in facts] + [c or "" for _, c, _ in episodes]
+        speakers = {i: alias_key(group_id, s) for i, _, s in episodes if s}
         matrix = np.zeros((len(keys), 384), dtype=np.float32)
         tokens: list[list[str] | None] = [None] * len(keys)
         reused = [False] * len(keys)
@@ -206,7 +225,8 @@ class Recaller:
             if any(corpus):
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
-        index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens)  # type: ignore[arg-type]
+        index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
+                       speakers)
         return index, commits
 
     def _embed_missing(self, rows: list[int], keys, texts, matrix: np.ndarray) -> int:
@@ -307,6 +327,11 @@ class Recaller:
                 fused[key] = fused.get(key, 0.0) + WEIGHTS["graph"] * 2.0 / (1 + r)
         if not fused:
             return []
+        if SPEAKER_WEIGHT and info.names:
+            said_by = {alias_key(group_id, n) for n in info.names}
+            for key in fused:
+                if key[0] == "episode" and idx.speakers.get(key[1]) in said_by:
+                    fused[key] += SPEAKER_WEIGHT
         ordered = sorted(fused, key=lambda key: -fused[key])[: max(k * 4, 40)]
         return self._materialise(ordered, fused, ranks, subgraph_facts, valid_at, known_at, k,
                                  explicit_valid, include_past, group_id)[:k]

@@ -185,6 +185,57 @@ def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
         assert not mem.context("Where did Mel go camping?").abstain
 
 
+def test_the_asked_persons_own_turn_outranks_the_same_words_said_by_another():
+    """What a person says is mostly about themselves: asked about Ana's trip,
+    Ana's own turn comes before Bo's turn with more of the asked words."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        chat = [("Ana", "In spring I took a trip to Vienna."),
+                ("Bo", "Oh nice, I take the train to Vienna every month, the train to Vienna is lovely."),
+                ("Ana", "My sister is learning to bake bread."), ("Bo", "I bought a new bike last week."),
+                ("Ana", "The concert on Friday was loud."), ("Bo", "My cat knocked over a plant."),
+                ("Ana", "Work has been busy with the product launch."),
+                ("Bo", "I started reading a novel about pirates.")]
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                          for i, (s, c) in enumerate(chat)])
+        hits = mem.recall("When did Ana take the train to Vienna?", k=3)  # Bo's turn has more of its words
+        assert hits[0].episode is not None and hits[0].episode.speaker == "Ana", [h.text for h in hits]
+
+
+def test_reacting_to_someone_elses_event_does_not_ground_the_reactor():
+    """Asked what Caroline realised after *her* charity race when the race was
+    Melanie's: Caroline's reply names the charity race only in her question to
+    Melanie; her own sentence ("Races are fun.") speaks to one word of the
+    question. Melanie's turn dominates, so the memory says it does not know
+    (LoCoMo category 5)."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        chat = [("Melanie", "I ran a charity race for mental health last Saturday. "
+                            "It made me realize that self-care is really important."),
+                ("Caroline", "Races are fun. How did your charity race go, did it make you "
+                             "realize anything?"),
+                ("Caroline", "I spent the weekend painting a sunset for my art show."),
+                ("Melanie", "My kids loved the museum trip.")]
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                          for i, (s, c) in enumerate(chat)])
+        ctx = mem.context("What did Caroline realize after her charity race?")
+        assert ctx.abstain, ctx.reason
+        ok = mem.context("What did Melanie realize after her charity race?")
+        assert not ok.abstain and ok.reason.startswith("grounded by"), ok.reason
+        assert any(i.episode and i.episode.speaker == "Melanie" for i in ok.items)
+
+
+def test_a_belief_sharing_one_side_word_does_not_answer_the_question():
+    """"Gina likes dance" shares "dance" with a question about the flooring of
+    her dance studio, but not what is asked: not grounded by it."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_facts([dict(subject="Gina", attribute="likes", value="dance", text="Gina loves dance."),
+                       dict(subject="Gina", attribute="lives_in", value="Chicago", text="Gina lives in Chicago."),
+                       dict(subject="Jon", attribute="owns", value="dance studio",
+                            text="Jon opened a dance studio with Marley flooring.")])
+        ctx = mem.context("What kind of flooring is Gina looking for in her dance studio?")
+        assert ctx.abstain, ctx.reason
+        assert not mem.context("What does Gina like?").abstain
+
+
 def test_facts_without_vectors_are_embedded_in_chunks_each_committed(monkeypatch):
     import midas_graph._recall as recall_mod
 
