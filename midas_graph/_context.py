@@ -217,11 +217,16 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     idf = recaller.index(group_id).idf() if qstems else {}
     qmass = sum(idf.get(t, 0.0) for t in qstems)
 
+    lex_seen: dict[str, float] = {}
+
     def lex(text: str) -> float:
+        """The IDF-weighted share of the asked words the text contains."""
         if not qmass:
             return 0.0
-        toks = set(_tokenize([text])[0])
-        return sum(idf.get(t, 0.0) for t in qstems if t in toks) / qmass
+        if text not in lex_seen:
+            toks = set(_tokenize([text])[0])
+            lex_seen[text] = sum(idf.get(t, 0.0) for t in qstems if t in toks) / qmass
+        return lex_seen[text]
 
     def fit_of(h: Hit, own: bool) -> float:
         v = vectors.get((h.kind, h.id))
