@@ -36,6 +36,7 @@ from ._errors import MidasError
 from ._memory import Memory
 from ._time import parse_time
 from ._types import Entity, Episode, Fact
+from .graphiti import _groups
 
 INSTRUCTIONS = """\
 midas_graph is your long-term memory: a bitemporal knowledge graph of facts \
@@ -147,15 +148,6 @@ def _context_item(item: Any) -> dict[str, Any]:
         "fact": item.fact.to_dict() if item.fact is not None else None,
         "episode": item.episode.to_dict() if item.episode is not None else None,
     }
-
-
-def _groups(group_ids: list[str] | None, default: str) -> list[str]:
-    if group_ids is None or group_ids == []:
-        return [default]
-    bad = [g for g in group_ids if not isinstance(g, str) or not g.strip()]
-    if bad:
-        raise ValueError("group_ids: every group id must be a non-empty string")
-    return list(dict.fromkeys(group_ids))
 
 
 def build_server(memory: Memory, *, group_id: str = "default", name: str = "midas-graph",

@@ -380,21 +380,24 @@ class AddTripletResults:
 
 # -- helpers ---------------------------------------------------------------------------
 
-def _group(group_id: Any, field_name: str = "group_id") -> str:
+def _group(group_id: Any, field_name: str = "group_id", default: str = DEFAULT_GROUP) -> str:
+    """A group id; None or "" (Graphiti's default group) mean ``default``."""
     if group_id is None or group_id == "":
-        return DEFAULT_GROUP
+        return default
     if not isinstance(group_id, str) or not group_id.strip():
         raise InvalidInputError(field_name, f"expected a non-empty string, got {group_id!r}")
     return group_id
 
 
-def _groups(group_ids: Any) -> list[str]:
+def _groups(group_ids: Any, default: str = DEFAULT_GROUP) -> list[str]:
+    """A list of group ids, each as :func:`_group` reads it; None or [] mean
+    ``[default]``. Shared by this module and the MCP server."""
     if group_ids is None:
-        return [DEFAULT_GROUP]
+        return [default]
     if isinstance(group_ids, str) or not isinstance(group_ids, (list, tuple, set)):
         raise InvalidInputError("group_ids", "expected a list of group ids")
-    out = [_group(g, "group_ids") for g in group_ids]
-    return list(dict.fromkeys(out)) or [DEFAULT_GROUP]
+    out = [_group(g, "group_ids", default) for g in group_ids]
+    return list(dict.fromkeys(out)) or [default]
 
 
 def _source(source: Any) -> str:

@@ -211,6 +211,10 @@ def test_episodes_nodes_delete_episode_and_clear(server):
     assert [e["id"] for e in eps] == [a["episode"]["id"], b["episode"]["id"]]
     assert [e["id"] for e in server.ok("get_episodes", group_ids=[g], max_episodes=1)["episodes"]] == \
         [b["episode"]["id"]]
+    # "" is Graphiti's default group, in a list as in group_id (the server's default here)
+    assert server.ok("get_episodes", group_ids=[""], max_episodes=100) == server.ok("get_episodes")
+    err, text = server.call("get_episodes", group_ids=["  "])
+    assert err and "group_ids" in text
 
     nodes = server.ok("search_nodes", query="Maria", group_ids=[g])["nodes"]
     assert nodes and nodes[0]["name"] == "Maria"
