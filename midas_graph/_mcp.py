@@ -288,17 +288,20 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         entity_types: Annotated[
             Optional[list[str]], Field(description="Only entities of these kinds (PERSON, GPE, ORG, CONCEPT...).")
         ] = None,
-        center_node_uuid: Annotated[Optional[str], Field(description="Accepted for compatibility; unused.")] = None,
+        center_node_uuid: Annotated[
+            Optional[str], Field(description="This entity, then those one current fact away from it, first.")
+        ] = None,
     ) -> dict[str, Any]:
         """Search entities (people, places, things) by name and alias similarity."""
         kinds = {k.upper() for k in entity_types} if entity_types else None
         found: list[tuple[float, Entity]] = []
         for g in _groups(group_ids, default_group):
             k = max_nodes * 4 if kinds else max_nodes
-            for e, score in mem.search_entities(query, k=k, group_id=g):
+            for e, score in mem.search_entities(query, k=k, group_id=g, near=center_node_uuid or None):
                 if kinds is None or e.kind.upper() in kinds:
                     found.append((score, e))
-        found.sort(key=lambda se: -se[0])
+        if not center_node_uuid:  # else keep search_entities' order: the center's neighbourhood first
+            found.sort(key=lambda se: -se[0])
         nodes = [{**entity_dict(e), "score": round(float(s), 6)} for s, e in found[:max_nodes]]
         return {"message": "Nodes retrieved" if nodes else "No relevant nodes found", "nodes": nodes}
 

@@ -443,13 +443,16 @@ class Memory:
             self._ingest._last_speaker.pop(group_id, None)
         return counts
 
-    def search_entities(self, query: str, *, k: int = 10, group_id: str = "default") -> list[tuple[Entity, float]]:
+    def search_entities(self, query: str, *, k: int = 10, group_id: str = "default",
+                        near: str | None = None) -> list[tuple[Entity, float]]:
         """Entities of a group ranked for ``query``, best first, with a score.
 
         Name and alias matches come first: ``2 + cosine`` when the query is
         a name or alias (case-insensitive), ``1 + cosine`` when every word of
         a name or alias is in the query or every word of the query is in it;
         the rest rank by the cosine of MiniLM name embeddings alone.
+        ``near`` (an entity id): that entity, then the entities one current
+        fact away from it (either direction), then the rest, each in score order.
         """
         import re
 
@@ -486,6 +489,13 @@ class Memory:
                     tier = 1
             scored.append((e, tier + cos))
         scored.sort(key=lambda x: (-x[1], x[0].name, x[0].id))
+        if near is not None:
+            _text(near, "near")
+            now = self.now()
+            hop = {f.object_id for f in self._store.facts_of([near], group_id=group_id, valid_at=now, known_at=now)}
+            hop |= {f.subject_id for f in self._store.facts_with_object([near], valid_at=now, known_at=now)
+                    if f.group_id == group_id}
+            scored.sort(key=lambda x: 0 if x[0].id == near else 1 if x[0].id in hop else 2)  # stable
         return scored[:k]
 
     @property

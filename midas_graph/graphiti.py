@@ -805,9 +805,14 @@ class Graphiti:
         if want["node"]:
             flt = _Filter(search_filter, self.memory.registry)
             scored = []
+            near = centers[0] if centers else None
             for g in _groups(group_ids):
-                scored += [(EntityNode.of(e), s) for e, s in self.memory.search_entities(query, k=limit * 2, group_id=g)]
-            scored = sorted(((n, s) for n, s in scored if flt.node(n)), key=lambda x: -x[1])[:limit]
+                scored += [(EntityNode.of(e), s) for e, s in
+                           self.memory.search_entities(query, k=limit * 2, group_id=g, near=near)]
+            scored = [(n, s) for n, s in scored if flt.node(n)]
+            if near is None:  # else keep search_entities' order: the center's neighbourhood first
+                scored.sort(key=lambda x: -x[1])
+            scored = scored[:limit]
             out.nodes, out.node_reranker_scores = [n for n, _ in scored], [s for _, s in scored]
         if want["episode"]:
             eps = sorted((h for h in hits if h.kind == "episode"), key=lambda h: -h.score)[:limit]

@@ -125,6 +125,10 @@ def test_search_underscore_returns_edges_nodes_and_episodes(g, moved):
     edges_only = run(g.search_("Where does Dana live?", config=EDGE_HYBRID_SEARCH_RRF))
     assert edges_only.edges and edges_only.nodes == [] and edges_only.episodes == []
     assert run(g.search_("Dana", search_filter=SearchFilters(node_labels=["GPE"]))).nodes[0].name in {"Berlin", "Lisbon"}
+    # nodes around a center: the center, then what one current fact links it to
+    lisbon = next(n for n in res.nodes if n.name == "Lisbon")
+    around = run(g.search_("Dana", config=COMBINED_HYBRID_SEARCH_RRF, center_node_uuid=lisbon.uuid)).nodes
+    assert [n.name for n in around[:2]] == ["Lisbon", "Dana"]
 
 
 def test_history_returns_every_version(g, moved):

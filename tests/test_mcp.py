@@ -218,6 +218,9 @@ def test_episodes_nodes_delete_episode_and_clear(server):
 
     nodes = server.ok("search_nodes", query="Maria", group_ids=[g])["nodes"]
     assert nodes and nodes[0]["name"] == "Maria"
+    assert server.ok("search_nodes", query="Siemens", group_ids=[g])["nodes"][0]["name"] == "Siemens"
+    near = server.ok("search_nodes", query="Siemens", group_ids=[g], center_node_uuid=nodes[0]["id"])["nodes"]
+    assert near[0]["name"] == "Maria"           # the center first, then its neighbours
 
     gone = server.ok("delete_episode", uuid=b["episode"]["id"])
     assert [f["value"] for f in gone["retracted"]] == ["Siemens"]

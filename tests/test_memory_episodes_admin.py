@@ -182,6 +182,25 @@ def test_search_entities_ranks_names_then_aliases_then_meaning(mem):
     assert exc.value.field == "query"
 
 
+def test_search_entities_near_an_entity_puts_its_neighbourhood_first(mem):
+    for place in ("Lisbon", "Lyon", "Globex"):       # known entities: facts naming them link to them
+        mem.add_entity(place)
+    mem.add_fact("Dana", "lives_in", "Lisbon")
+    mem.add_fact("Dana", "employer", "Globex")
+    mem.add_fact("Eve", "lives_in", "Lyon")
+    mem.add_fact("Finn", "manager", "Dana")            # Finn -> Dana: a neighbour the other way
+    dana = next(e for e in mem.entities() if e.name == "Dana")
+    plain = [e.name for e, _ in mem.search_entities("Lyon", k=3)]
+    assert plain[0] == "Lyon"
+    near = [e.name for e, _ in mem.search_entities("Lyon", k=10, near=dana.id)]
+    assert near[0] == "Dana" and set(near[1:4]) == {"Lisbon", "Globex", "Finn"}
+    assert near.index("Lyon") > 3
+    # a fact that no longer holds is no longer a hop
+    mem.add_fact("Dana", "lives_in", "Lyon")            # supersedes Lisbon
+    near = [e.name for e, _ in mem.search_entities("Lyon", k=10, near=dana.id)]
+    assert near[:2] == ["Dana", "Lyon"] and near.index("Lisbon") > 3
+
+
 def test_removing_an_episode_gives_back_what_it_ended(mem):
     mem.add_episode("I love hiking and chess.", speaker="Sam", reference_time="2024-01-01")
     quit_ = mem.add_episode("I don't like hiking anymore, my knee is bad.", speaker="Sam",
