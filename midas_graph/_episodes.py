@@ -99,6 +99,12 @@ class Ingest:
         self.index = EntityIndex(mem._store, mem._embedder)
         self._last_speaker: dict[str, str] = {}  # group -> speaker of its last episode
 
+    def forget(self, group_id: str) -> None:
+        """Drop what this process keeps about a group (after it was deleted):
+        resolved entities and the speaker of its last episode."""
+        self.index.forget()
+        self._last_speaker.pop(group_id, None)
+
     def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
         from ._memory import _progress
 

@@ -439,8 +439,7 @@ class Memory:
         # The recall index keys on store.generation (bumped by the commit);
         # the entity-resolution cache and the speaker memory are per process.
         if self._ingest is not None:
-            self._ingest.index.forget()
-            self._ingest._last_speaker.pop(group_id, None)
+            self._ingest.forget(group_id)
         return counts
 
     def search_entities(self, query: str, *, k: int = 10, group_id: str = "default",
