@@ -210,20 +210,40 @@ def test_shipped_model_files():
     assert "Apache" in (NLI_DIR / "NOTICE").read_text()
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "issue 3 target missed by the shipped model (trained 0.81 epoch): held-out "
-    "contradiction recall is ~0.4 at the 0.93 threshold; see eval/results/nli_eval.json. "
-    "strict: this starts failing (XPASS) once a better model ships; then drop the mark."))
-def test_nli_held_out_sample_quality(nli):
-    """A quick held-out check (eval/nli_eval.py measures the full targets)."""
+def _held_out_sample(nli):
     pairs = generate(300, split="heldout", seed=123)
     s = nli.scores([(p.premise, p.hypothesis) for p in pairs])
     y = np.array([p.label for p in pairs])
     pred = s[:, 2] > nli.threshold
     tp = int((pred & (y == 2)).sum())
-    precision = tp / max(1, int(pred.sum()))
-    recall = tp / max(1, int((y == 2).sum()))
+    return tp / max(1, int(pred.sum())), tp / max(1, int((y == 2).sum()))
+
+
+def test_nli_held_out_sample_precision(nli):
+    """A quick held-out check of what matters most (eval/nli_eval.py measures
+    the full targets): a contradiction it finds in an unseen family is real."""
+    precision, recall = _held_out_sample(nli)
+    assert precision >= 0.9 and recall >= 0.3, (precision, recall)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "issue 3 target missed by the shipped model (1.61 epochs): held-out contradiction "
+    "recall is ~0.5 at the 0.93 threshold; see eval/results/nli_eval.json. "
+    "strict: this starts failing (XPASS) once a better model ships; then drop the mark."))
+def test_nli_held_out_sample_recall(nli):
+    precision, recall = _held_out_sample(nli)
     assert precision >= 0.9 and recall >= 0.8, (precision, recall)
+
+
+@pytest.mark.parametrize("premise, hypothesis", [
+    ("My son is Max.", "My younger son is Leo."),
+    ("My sister is Ana.", "My older sister is Eva."),
+    ("I have a dog called Rex.", "My other dog Luna is visiting."),
+])
+def test_nli_a_qualified_relative_is_another_one_not_a_new_value(nli, premise, hypothesis):
+    """Revision case mv-010: "my younger son" is a second son, not a new value of "my son"
+    (a model trained on the generic families without these pairs scored it 0.99)."""
+    assert not nli.contradicts(premise, hypothesis), nli.scores([(premise, hypothesis)])
 
 
 # ------------------------------------------------------ plugging in a model

@@ -961,6 +961,44 @@ def _generic_families() -> list[Family]:
 GENERIC_SHARE = 0.35
 GENERIC_FAMILIES: list[Family] = _generic_families()
 
+# People and pets of whom one has several: a qualified one ("my younger son")
+# is another of them, not a new value of "my son" (the generic families had
+# taught that "my new A" replaces "my A": "My son is Max." / "My younger son
+# is Leo." scored 0.99 contradiction). The same qualified slot with another
+# value is still a contradiction ("my eldest son" is one person).
+_RELATIONS = [("son", "person_name"), ("daughter", "person_name"), ("brother", "person_name"),
+              ("sister", "person_name"), ("cousin", "person_name"), ("friend", "person_name"),
+              ("kid", "person_name"), ("grandchild", "person_name"), ("nephew", "person_name"),
+              ("niece", "person_name"), ("dog", "pet"), ("cat", "pet")]
+_QUALIFIERS = ["younger", "older", "other", "second", "little", "big", "twin", "eldest",
+               "youngest", "middle", "third"]
+_UNIQUE = ["eldest", "youngest", "middle"]
+#: Share of the training split's generated pairs that are these.
+QUALIFIED_SHARE = 0.06
+
+
+def _pair_qualified(rng: random.Random) -> Pair:
+    rel, pool = rng.choice(_RELATIONS)
+    names = _PET_NAMES if pool == "pet" else _GENERIC_POOLS["person_name"]
+    a, b = rng.sample(list(names), 2)
+    s, forms = _pick_person(rng, False)
+    p_tpl = rng.choice(["{P} R is {V}", "{V} is {P} R", "{S} {have|has} a R called {V}",
+                        "{S} {have|has} a R named {V}", "{P} R {V} is great"])
+    if rng.random() < 0.7:
+        q = rng.choice(_QUALIFIERS)
+        h_tpl = rng.choice([f"{{P}} {q} R is {{V}}", f"{{V}} is {{P}} {q} R",
+                            f"{{S}} also {{have|has}} a {q} R, {{V}}", f"{{P}} {q} R {{V}} is visiting"])
+        label, kind = NEU, "qualified_addition"
+    else:
+        q = rng.choice(_UNIQUE)
+        p_tpl = f"{{P}} {q} R is {{V}}"
+        h_tpl = rng.choice([f"{{P}} {q} R is {{V}}", f"{{V}} is {{P}} {q} R"])
+        label, kind = CON, "qualified_same_slot"
+    fam = Family(f"relation:{rel}", "person", _choice(names), state=[])
+    p = _fill(p_tpl.replace("R", rel), fam, s, a, "", rng)
+    h = _fill(h_tpl.replace("R", rel), fam, _same_ref(rng, forms, s), b, a, rng)
+    return _mk(rng, p, h, label, fam.name, kind)
+
 _FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
 
 #: The canonical memory-revision pairs (MODELS.md and issue 3): premise =
@@ -987,7 +1025,8 @@ CANONICAL_PAIRS: tuple[tuple[str, str, str, str], ...] = (
 def family_names(split: str) -> list[str]:
     """Names of the families of one split: ``train`` or ``heldout``."""
     generic = GENERIC_FAMILIES if split == "train" else []
-    return [f.name for f in FAMILIES + generic if f.split == split]
+    relations = [f"relation:{r}" for r, _ in _RELATIONS] if split == "train" else []
+    return [f.name for f in FAMILIES + generic if f.split == split] + relations
 
 
 # --------------------------------------------------------------------------
@@ -1164,6 +1203,13 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
         attempts += 1
         if attempts > n * 50:
             raise RuntimeError("could not generate enough distinct pairs")
+        if generic and rng.random() < QUALIFIED_SHARE:
+            pr = _pair_qualified(rng)
+            key = (pr.premise.lower(), pr.hypothesis.lower())
+            if key not in seen:
+                seen.add(key)
+                out.append(pr)
+            continue
         if generic and rng.random() < GENERIC_SHARE:
             fam = rng.choice(generic)
         else:
