@@ -227,8 +227,8 @@ def test_nli_held_out_sample_precision(nli):
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "issue 3 target missed by the shipped model (1.61 epochs): held-out contradiction "
-    "recall is ~0.5 at the 0.93 threshold; see eval/results/nli_eval.json. "
+    "issue 3 target missed by the shipped model (2.3 epochs): held-out contradiction "
+    "recall is ~0.58 at the 0.82 threshold; see eval/results/nli_eval.json. "
     "strict: this starts failing (XPASS) once a better model ships; then drop the mark."))
 def test_nli_held_out_sample_recall(nli):
     precision, recall = _held_out_sample(nli)
