@@ -356,6 +356,8 @@ def context(
     sys.stdout.write(ctx.text + "\n")
     if ctx.abstain:
         err.print(f"abstained: {ctx.reason}", highlight=False, markup=False)
+    elif ctx.reason:
+        err.print(f"answered: {ctx.reason}", highlight=False, markup=False)
 
 
 @app.command("stats")

@@ -126,6 +126,8 @@ def test_episode_recall_and_context_commands(cli):
     code, out, _ = cli("context", "Where does Dana live?", "--budget", "128", "--json")
     ctx = json.loads(out)
     assert code == 0 and not ctx["abstain"] and ctx["tokens"] <= 128 and "Lisbon" in ctx["text"]
+    code, out, err = cli("context", "Where does Dana live?")
+    assert code == 0 and "Lisbon" in out and err.startswith("answered: ")   # and why
     code, out, err = cli("context", "What is Dana's favorite color?")
     assert code == 0 and "Not known" in out and "abstained" in err
     assert cli("context", "x", "--budget", "3")[0] == 2
