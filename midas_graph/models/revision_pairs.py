@@ -1170,7 +1170,13 @@ def _pair_other_attribute(fam: Family, rng: random.Random, held: bool,
     return _mk(rng, p, h, NEU, f"{fam.name}+{fam2.name}", "other_attribute")
 
 
-# relation kind -> (builder, weight)
+_BUILDERS: dict[str, Callable[[Family, random.Random, bool], Pair | None]] = {
+    "new_value": _pair_new_value, "cessation": _pair_stop, "paraphrase": _pair_paraphrase,
+    "addition": _pair_addition, "related_compatible": _pair_related,
+    "other_subject": _pair_other_subject,
+}
+
+# relation kind -> weight
 _KINDS: list[tuple[str, float]] = [
     ("new_value", 0.26),
     ("cessation", 0.10),
@@ -1205,30 +1211,9 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
             raise RuntimeError("could not generate enough distinct pairs")
         if generic and rng.random() < QUALIFIED_SHARE:
             pr = _pair_qualified(rng)
-            key = (pr.premise.lower(), pr.hypothesis.lower())
-            if key not in seen:
-                seen.add(key)
-                out.append(pr)
-            continue
-        if generic and rng.random() < GENERIC_SHARE:
-            fam = rng.choice(generic)
         else:
-            fam = rng.choice(fams)
-        kind = rng.choices(kinds, weights)[0]
-        if kind == "new_value":
-            pr = _pair_new_value(fam, rng, held)
-        elif kind == "cessation":
-            pr = _pair_stop(fam, rng, held)
-        elif kind == "paraphrase":
-            pr = _pair_paraphrase(fam, rng, held)
-        elif kind == "addition":
-            pr = _pair_addition(fam, rng, held)
-        elif kind == "related_compatible":
-            pr = _pair_related(fam, rng, held)
-        elif kind == "other_subject":
-            pr = _pair_other_subject(fam, rng, held)
-        else:
-            pr = _pair_other_attribute(fam, rng, held, fams + generic)
+            fam = rng.choice(generic) if generic and rng.random() < GENERIC_SHARE else rng.choice(fams)
+            pr = _pair_of_kind(rng.choices(kinds, weights)[0], fam, rng, held, fams + generic)
         if pr is None:
             continue
         key = (pr.premise.lower(), pr.hypothesis.lower())
@@ -1237,6 +1222,14 @@ def generate(n: int, *, split: str = "train", seed: int = 0) -> list[Pair]:
         seen.add(key)
         out.append(pr)
     return out
+
+
+def _pair_of_kind(kind: str, fam: Family, rng: random.Random, held: bool,
+                  fams: Sequence[Family]) -> Pair | None:
+    """One pair of relation ``kind`` from ``fam`` (``fams``: where another attribute comes from)."""
+    if kind == "other_attribute":
+        return _pair_other_attribute(fam, rng, held, fams)
+    return _BUILDERS[kind](fam, rng, held)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
