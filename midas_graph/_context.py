@@ -114,19 +114,20 @@ _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
-def _own_sentence(p: str) -> bool:
-    """Not a question, and not about the listener."""
-    p = p.strip()
-    return not p.endswith("?") and not _SECOND_PERSON.search(p)
+def _own_sentences(text: str) -> tuple[list[str], int]:
+    """A turn's sentences that are neither questions nor about the listener,
+    and how many sentences it has."""
+    parts = _SENTENCE.split(text)
+    own = [p for p in parts if not p.strip().endswith("?") and not _SECOND_PERSON.search(p)]
+    return own, len(parts)
 
 
 def _says_own(info: QueryInfo, text: str) -> bool:
     """Whether a turn says the asked words about its speaker: outside its
     questions and its sentences about the listener ("How's your adoption
     going?" is not the asker's adoption)."""
-    parts = _SENTENCE.split(text)
-    own = [p for p in parts if _own_sentence(p)]
-    if len(own) == len(parts):
+    own, n = _own_sentences(text)
+    if len(own) == n:
         return True
     return bool(own) and _covers(info, " ".join(own))
 
@@ -202,13 +203,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         words = " ".join(mem.registry.question_words(h.fact.attribute)).replace("_", " ")
         return f"{h.fact.attribute.replace('_', ' ')} {words} {h.fact.value} {h.text}"
 
-    def covers(h: Hit) -> int:
-        """2: shares a word asked about (for a fact, its attribute's registered
-        spellings and question words count: "living" covers job_title);
-        1: similar enough to the asked words; 0: neither."""
+    def covers(h: Hit, words: str) -> int:
+        """2: shares a word asked about (``words``: :func:`item_words`; for a
+        fact, its attribute's registered spellings and question words count:
+        "living" covers job_title); 1: similar enough to the asked words; 0: neither."""
         if not info.terms:
             return 2
-        if _covers(info, item_words(h)):
+        if _covers(info, words):
             return 2
         v = vectors.get((h.kind, h.id))  # the words asked about, names left out, against the item
         return int(v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE)
@@ -233,9 +234,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         cos = float(v @ term_vec) if (v is not None and term_vec is not None) else h.score
         if not MIX_LEX:
             return cos
-        text = h.text
-        if own and h.kind == "episode":
-            text = " ".join(p for p in _SENTENCE.split(h.text) if _own_sentence(p))
+        text = " ".join(_own_sentences(h.text)[0]) if own and h.kind == "episode" else h.text
         return (1 - MIX_LEX) * cos + MIX_LEX * lex(text)
 
     scored: list[tuple[float, Hit, bool]] = []
@@ -243,9 +242,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     grounding: Hit | None = None
     focus_fact_named = False  # a belief of the asked entity about the very thing asked
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
-        on, cov = about_focus(h), covers(h)
+        words = item_words(h)
+        on, cov = about_focus(h), covers(h, words)
         if cov == 2 and h.fact is not None and on and not past and (
-                not qmass or lex(item_words(h)) >= FACT_NAMED_LEX):
+                not qmass or lex(words) >= FACT_NAMED_LEX):
             focus_fact_named = True
         if cov:
             # how well it speaks to the asked words, names left out of the question

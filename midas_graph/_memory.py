@@ -461,6 +461,8 @@ class Memory:
         _text(group_id, "group_id")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
             raise InvalidInputError("k", "must be a positive integer")
+        if near is not None:
+            _text(near, "near")
         ents = self._store.entities(group_id)
         if not ents:
             return []
@@ -489,7 +491,6 @@ class Memory:
             scored.append((e, tier + cos))
         scored.sort(key=lambda x: (-x[1], x[0].name, x[0].id))
         if near is not None:
-            _text(near, "near")
             now = self.now()
             hop = {f.object_id for f in self._store.facts_of([near], group_id=group_id, valid_at=now, known_at=now)}
             hop |= {f.subject_id for f in self._store.facts_with_object([near], valid_at=now, known_at=now)
