@@ -9,7 +9,8 @@ naive replay model.
 
 Rules (see docs/temporal.md):
 
-* A stored version never changes except for ``expired_at``/``expire_reason``.
+* A stored version never changes except for ``expired_at``/``expire_reason``
+  (and ``expired_by_episode``, written with them).
   Changing a belief's valid interval expires its held version and records a
   new version (``version + 1``) at the same transaction time.
 * Restating a held value that is valid at the new ``valid_from`` records
@@ -63,6 +64,8 @@ class Plan:
     links: list[tuple[str, str]] = field(default_factory=list)  # (version vid, successor id)
     #: slot key -> its held versions after the plan (only the slots it touched)
     slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
+    #: the episode whose transaction this is: stored on every version it expires
+    expired_by_episode: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.inserts or self.expires or self.links)
