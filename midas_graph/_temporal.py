@@ -106,18 +106,21 @@ class Working:
         held: Iterable[Fact] = (),
         is_single: Callable[[str], bool] = lambda a: False,
         slots: dict[str, list[SlotEntry]] | None = None,
+        *,
+        episode_id: str | None = None,
     ) -> None:
         """``held``: the held versions revision may look at. ``slots``: the
         stored held lists of the slots a write touches, when ``held`` holds
         only the part of them that matters (else ``held`` must be complete
-        for every slot touched)."""
+        for every slot touched). ``episode_id``: the episode whose
+        transaction this is; every version the plan expires records it."""
         self.is_single = is_single
         self._base = slots or {}
         self.by_id: dict[str, Fact] = {}
         self.by_key: dict[tuple[str, str], dict[str, Fact]] = {}
         for f in held:
             self._put(f)
-        self.plan = Plan()
+        self.plan = Plan(expired_by_episode=episode_id)
         self._fresh: dict[str, int] = {}  # vid -> index in plan.inserts
         self._touched: set[tuple[str, str]] = set()
 
@@ -181,7 +184,8 @@ class Working:
             return amended
         self._expire(f, now, why)
         nxt = dataclasses.replace(
-            f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None, **changes
+            f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None,
+            expired_by_episode=None, **changes
         )
         return self._record(nxt)
 
@@ -258,7 +262,8 @@ class Working:
         decided = [(g, *self._later_close(g, g.stated_valid_to, ends)) for g in reopened]
         for g, valid_to, successor in decided:
             self._reopen(g, now, f"{fact_id} was retracted", valid_to, successor)
-        return dataclasses.replace(f, expired_at=now, expire_reason=why)
+        return dataclasses.replace(f, expired_at=now, expire_reason=why,
+                                   expired_by_episode=self.plan.expired_by_episode)
 
     def _reopen(self, g: Fact, now: _dt.datetime, why: str, valid_to: _dt.datetime | None,
                 successor: str | None) -> Fact:

@@ -82,6 +82,29 @@ def test_remove_episode_retracts_its_facts_and_reopens_what_they_superseded(mem,
     assert "Lisbon" in values(mem.history("Dana", "lives_in"))
 
 
+def test_the_versions_an_episode_expires_name_it(mem):
+    mem.add_episode("I live in Paris.", speaker="Ana", reference_time="2024-01-01")
+    mem.add_episode("I love hiking.", speaker="Ana", reference_time="2024-01-02")
+    moved = mem.add_episode("I moved to Berlin.", speaker="Ana", reference_time="2024-06-01")
+    quit_ = mem.add_episode("I don't like hiking anymore.", speaker="Ana", reference_time="2024-07-01")
+    mem.add_episode("I live in Porto.", speaker="Bo", reference_time="2024-01-01")
+    fixed = mem.add_episode("Sorry, I meant Lisbon, not Porto.", speaker="Bo", reference_time="2024-01-02")
+
+    def expired_by(subject, value):
+        return [(f.version, f.expired_by_episode) for f in mem.history(subject) if f.value == value]
+
+    assert expired_by("Ana", "Paris") == [(1, moved.episode.id), (2, None)]   # superseded
+    assert expired_by("Ana", "hiking") == [(1, quit_.episode.id), (2, None)]  # ended
+    assert expired_by("Bo", "Porto") == [(1, fixed.episode.id)]               # corrected
+    [porto] = [f for f in fixed.superseded if f.value == "Porto"]
+    assert porto.expired_by_episode == fixed.episode.id
+    # an API call is no episode
+    [berlin] = [f for f in moved.facts if f.value == "Berlin"]
+    assert mem.retract(berlin.id).expired_by_episode is None
+    assert expired_by("Ana", "Paris") == [(1, moved.episode.id), (2, None), (3, None)]
+    assert all(f.expired_by_episode is None for f in mem.history("Ana") if f.expired_at is None)
+
+
 def test_remove_episode_of_an_episode_without_facts_and_unknown_ids(mem):
     r = mem.add_episode("Hmm, okay.", reference_time="2024-01-01")
     assert mem.remove_episode(r.episode.id) == []
