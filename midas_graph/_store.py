@@ -653,6 +653,17 @@ class Store:
         )
         return [row_to_fact(r) for r in rows]
 
+    def expired_by_episode(self, group_id: str, episode_id: str, at: _dt.datetime) -> list[Fact]:
+        """The versions of a group that one episode's write transaction
+        expired (``expired_by_episode``, at the episode's ``recorded_at``).
+        A scan: for rare operations."""
+        rows = self.q(
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_by_episode = $e AND f.expired_at = $t "
+            f"RETURN {_FACT_RETURN}",
+            {"g": group_id, "e": episode_id, "t": to_db(at)},
+        )
+        return [row_to_fact(r) for r in rows]
+
     def versions(self, fact_id: str) -> list[Fact]:
         """Every version of one belief, oldest first (probes ``id:1``, ``id:2``, ...)."""
         out: list[Fact] = []

@@ -302,6 +302,25 @@ class Working:
         g = self.by_id[fact_id]
         return self._reopen(g, now, why, *self._later_close(g, g.stated_valid_to, {}))
 
+    def reinstate(self, f: Fact, version: int, now: _dt.datetime, why: str) -> Fact:
+        """Undo a retraction: record the retracted belief ``f`` again, as
+        version ``version``, with its stated end. It then follows the rules
+        of a new fact: it closes the held different values of a
+        single-valued slot valid at its start (and the beliefs it had
+        superseded, if they hold again), and a later value closes it.
+        Returns what holds: the re-recorded belief, or a held one with the
+        same value that already covers its start."""
+        note = f"re-opened: {why}"
+        again = dataclasses.replace(
+            f, version=version, recorded_at=now, expired_at=None, expire_reason=None,
+            expired_by_episode=None, valid_to=f.stated_valid_to, superseded_by=None, supersedes=(),
+            reason=note,
+        )
+        rec = self.assert_fact(again, close=dict.fromkeys(f.supersedes, "re-instated"))
+        if rec.id == f.id and rec.superseded_by is not None:  # late arrival: keep why it is back
+            rec = self._revise(rec, now, "", reason=f"{note}; closed at the start of {rec.superseded_by}")
+        return rec
+
     def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
         """Close a held belief's valid interval at ``at`` with no successor (cessation)."""
         f = self.by_id[fact_id]

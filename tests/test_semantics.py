@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, StepClock, d
+from conftest import ENGINE, StepClock, as_schema_1, d
 
 from midas_graph import Memory
 
@@ -155,19 +155,6 @@ def test_persistence_across_close_and_reopen(db_path):
         # the clock went backwards; transaction time does not
         b = mem.add_fact("Alice", "age", 41)
         assert b.recorded_at >= last
-
-
-def as_schema_1(db_path):
-    """Make a database look as schema version 1 left it: no
-    ``expired_by_episode`` column, version 1 in Meta."""
-    from midas_graph._store import Store
-
-    store = Store(db_path, ENGINE)
-    with store.transaction():
-        store.q("ALTER TABLE Fact DROP expired_by_episode")
-        store.set_meta("schema_version", "1")
-    assert "expired_by_episode" not in {r[1] for r in store.q("CALL table_info('Fact') RETURN *")}
-    store.close()
 
 
 def test_a_schema_1_database_is_upgraded_when_opened(db_path):
