@@ -225,7 +225,7 @@ class Ingest:
         if not claims:
             return [], []
         subject_ids = sorted({ids[c.subject] for c in claims})
-        work = Working(store.held(subject_ids), mem.registry.is_single)
+        work = Working(store.held(subject_ids), mem.registry.is_single, episode_id=ep.id)
         fact_vecs = {
             fid: np.frombuffer(b, dtype=np.float32)
             for fid, b in store.vectors("FactVector", list(work.by_id)).items()

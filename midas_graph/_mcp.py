@@ -331,8 +331,8 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
 
     @tool(_RETRACT)
     def delete_episode(uuid: Annotated[str, Field(description="An episode id.")]) -> dict[str, Any]:
-        """Remove an episode: the facts it stated are retracted (kept in history, re-opening what they had
-        superseded) and the episode itself is deleted."""
+        """Remove an episode: the facts it stated are retracted (kept in history), every belief it closed
+        (superseded, ended or corrected) holds again unless changed since, and the episode itself is deleted."""
         retracted = mem.remove_episode(uuid)
         return {"message": f"Episode {uuid} deleted; {len(retracted)} fact(s) retracted (kept in history)",
                 "retracted": [f.to_dict() for f in retracted]}

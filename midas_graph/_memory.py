@@ -388,15 +388,27 @@ class Memory:
         return self._store.recent_episodes(group_id, t, last_n, source)[::-1]
 
     def remove_episode(self, episode_id: str) -> list[Fact]:
-        """Forget an episode: retract every still-held fact it stated (as
-        :meth:`retract` does, so beliefs they had superseded re-open), then
-        delete the episode itself with its MENTIONS and FROM_EPISODE links,
-        in one transaction. Returns the retracted versions.
+        """Forget an episode and undo what it changed, in one transaction.
+        Returns the retracted versions of the facts it stated.
 
-        Beliefs the episode *ended* ("I don't like hiking anymore") get their
-        interval back. The retracted versions stay in :meth:`history` (with
-        ``expire_reason`` "retracted: episode <id> removed"); entities stay.
-        Beliefs the episode's corrections retracted are not restored.
+        1. Every still-held fact it stated is retracted (as :meth:`retract`
+           does, so beliefs they had superseded re-open).
+        2. Every belief the episode closed gets its interval back: what it
+           superseded or ended ("I don't like hiking anymore"), and what its
+           corrections retracted ("sorry, I meant Lisbon, not Porto"), which
+           is recorded again. A belief is left alone if a later write has
+           changed it since the episode closed it (the episode's version is
+           no longer its latest).
+        3. The episode is deleted with its MENTIONS and FROM_EPISODE links.
+
+        What the episode closed is found by ``expired_by_episode``, which
+        every version an episode expires records. Nothing is deleted but the
+        episode: the retracted versions stay in :meth:`history` (with
+        ``expire_reason`` "retracted: episode <id> removed"), the versions the
+        episode closed too; entities stay. For an episode stored before
+        schema version 2, only what it *ended* can be found (by time and
+        text); its supersessions re-open through step 1, its corrections are
+        not restored.
         """
         _text(episode_id, "episode_id")
         out: list[Fact] = []
@@ -405,24 +417,83 @@ class Memory:
             if ep is None:
                 raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
             stated = self._store.facts_from_episodes([episode_id])[episode_id]
-            # what the episode's own transaction ended, still as it left it
-            ended = [f for f in self._store.ended_at(ep.group_id, ep.recorded_at) if _ended_by(f, ep)]
-            if any(f.expired_at is None for f in stated) or ended:
+            own = {f.id for f in stated}
+            touched = [f for f in self._store.expired_by_episode(ep.group_id, episode_id, ep.recorded_at)
+                       if f.id not in own]
+            # Fallback, by time and text, for cessations stored before schema 2 (no expired_by_episode).
+            legacy = self._ended_before_schema_2(ep)
+            if any(f.expired_at is None for f in stated) or touched or legacy:
                 order = sorted(stated, key=lambda f: (f.recorded_at, f.id, f.version))
                 ids = list(dict.fromkeys(f.id for f in order))
                 now = self._clock.now()
-                subjects = sorted({f.subject_id for f in [*stated, *ended]})
+                subjects = sorted({f.subject_id for f in [*stated, *touched, *legacy]})
                 work = Working(self._store.held(subjects), self.registry.is_single)
+                before = dict(work.by_id)  # the held version of each belief, as the removal found it
+                # First the episode's own facts: a belief they superseded re-opens here, and
+                # the re-opening below must not bring it back a second time.
                 for fid in ids:
                     if fid in work.by_id:  # still held (re-opened ones included)
                         out.append(work.retract(fid, now, f"episode {episode_id} removed"))
-                for f in ended:
-                    if f.id in work.by_id and work.by_id[f.id].vid == f.vid:
-                        work.reopen(f.id, now, f"episode {episode_id}, which ended it, was removed")
+                reopen, reinstate = self._closed_by(touched, before)
+                for f in [*reopen, *legacy]:
+                    if f.id in work.by_id and work.by_id[f.id].vid == f.vid:  # not re-opened above
+                        work.reopen(f.id, now, f"episode {episode_id}, which closed it, was removed")
+                for f, version in reinstate:
+                    work.reinstate(f, version, now, f"episode {episode_id}, which retracted it, was removed")
                 self._store.apply(work.finish())
                 self._store.set_meta("last_tx", now.isoformat())
             self._store.delete_episode(episode_id)
         return out
+
+    def _closed_by(self, touched: Sequence[Fact], held: Mapping[str, Fact]
+                   ) -> tuple[list[Fact], list[tuple[Fact, int]]]:
+        """What an episode closed, from the versions its transaction expired
+        (``touched``, of beliefs it did not state) and the held version of
+        each belief now (``held``): the held versions it wrote closed and
+        that are still the latest (to re-open), and the beliefs it retracted
+        that nothing has recorded since (each as it was before the episode,
+        with the version number to record it again under)."""
+        by_belief: dict[str, list[Fact]] = {}
+        for f in touched:
+            by_belief.setdefault(f.id, []).append(f)
+        reopen: list[Fact] = []
+        gone: list[tuple[Fact, int]] = []
+        successors = {f.vid for f in self._store.facts_by_vid(
+            [f"{fid}:{max(v.version for v in vs) + 1}" for fid, vs in by_belief.items()])}
+        for fid, vs in by_belief.items():
+            first = min(vs, key=lambda v: v.version)  # as the belief was before the episode
+            last = max(vs, key=lambda v: v.version)   # the last version the episode expired
+            cur = held.get(fid)
+            if cur is not None:
+                # The episode left the belief held as the next version. Still its latest,
+                # and closed by it (ended earlier than before; not a belief it re-opened)?
+                if cur.version == last.version + 1 and cur.valid_to is not None and (
+                        first.valid_to is None or cur.valid_to < first.valid_to):
+                    reopen.append(cur)
+            elif f"{fid}:{last.version + 1}" not in successors:
+                gone.append((first, last.version + 1))  # retracted by it, and nothing since
+        reopen.sort(key=lambda f: (f.valid_from, f.id))
+        gone.sort(key=lambda x: (x[0].valid_from, x[0].id))
+        return reopen, gone
+
+    def _ended_before_schema_2(self, ep: Episode) -> list[Fact]:
+        """Fallback for episodes stored before schema version 2, whose
+        expiries name no episode: the held versions recorded with the
+        episode that ended a belief ("ended: ...") and quote one of its
+        clauses (:func:`_ended_by`). A heuristic (two transactions may share
+        an instant, and the quote is text), so it is used only for versions
+        whose expired predecessor has no ``expired_by_episode``: since
+        version 2 every expiry an episode makes names it, and only episodes
+        end beliefs."""
+        ended = self._store.ended_at(ep.group_id, ep.recorded_at)
+        if not ended:
+            return []
+        prev = {f.vid: f for f in self._store.facts_by_vid([f"{f.id}:{f.version - 1}" for f in ended])}
+        return [
+            f for f in ended
+            if (p := prev.get(f"{f.id}:{f.version - 1}")) is not None and p.expired_by_episode is None
+            and _ended_by(f, ep)
+        ]
 
     def fact(self, fact_id: str) -> Fact:
         """The latest version of a belief (current, closed or retracted)."""
@@ -798,7 +869,8 @@ _ROW_KEYS = frozenset(
 
 def _ended_by(f: Fact, ep: Episode) -> bool:
     """Whether a cessation recorded with ``ep`` quotes it ("ended: cease:
-    <clause of the episode>"): transactions may share an instant."""
+    <clause of the episode>"): transactions may share an instant. Only for
+    versions written before schema version 2 (see ``_ended_before_schema_2``)."""
     clause = f.reason.split(": ", 2)[-1].removesuffix(_episodes.ROLE_WITH_EMPLOYER).strip()
     return bool(clause) and clause in ep.content
 

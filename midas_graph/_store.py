@@ -44,13 +44,13 @@ from ._types import Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
     "value_type", "object_id", "text", "valid_from", "valid_to", "stated_valid_to",
     "recorded_at", "expired_at", "superseded_by", "supersedes", "episode_id", "provenance",
-    "confidence", "importance", "source", "reason", "expire_reason",
+    "confidence", "importance", "source", "reason", "expire_reason", "expired_by_episode",
 )
 _TIME_COLUMNS = frozenset(
     ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at", "created_at", "reference_time")
@@ -134,6 +134,7 @@ def fact_columns(facts: Sequence[Fact]) -> dict[str, list[Any]]:
         "provenance": col("provenance"), "confidence": [float(f.confidence) for f in facts],
         "importance": [float(f.importance) for f in facts], "source": col("source"),
         "reason": col("reason"), "expire_reason": col("expire_reason"),
+        "expired_by_episode": col("expired_by_episode"),
     }
 
 
@@ -150,6 +151,7 @@ def row_to_fact(row: Sequence[Any]) -> Fact:
         version=d["version"], subject_id=d["subject_id"], object_id=d["object_id"],
         importance=d["importance"] or 0.0, source=d["source"], reason=d["reason"] or "",
         expire_reason=d["expire_reason"], stated_valid_to=from_db(d["stated_valid_to"]),
+        expired_by_episode=d["expired_by_episode"],
     )
 
 
@@ -651,6 +653,17 @@ class Store:
         )
         return [row_to_fact(r) for r in rows]
 
+    def expired_by_episode(self, group_id: str, episode_id: str, at: _dt.datetime) -> list[Fact]:
+        """The versions of a group that one episode's write transaction
+        expired (``expired_by_episode``, at the episode's ``recorded_at``).
+        A scan: for rare operations."""
+        rows = self.q(
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_by_episode = $e AND f.expired_at = $t "
+            f"RETURN {_FACT_RETURN}",
+            {"g": group_id, "e": episode_id, "t": to_db(at)},
+        )
+        return [row_to_fact(r) for r in rows]
+
     def versions(self, fact_id: str) -> list[Fact]:
         """Every version of one belief, oldest first (probes ``id:1``, ``id:2``, ...)."""
         out: list[Fact] = []
@@ -811,11 +824,14 @@ class Store:
         if plan.inserts:
             self._create_facts(plan.inserts)
         if plan.expires:
-            self.q(
-                "UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                "SET f.expired_at = r.at, f.expire_reason = r.why",
-                {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]},
-            )
+            rows = {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]}
+            if plan.expired_by_episode is None:
+                self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
+                       "SET f.expired_at = r.at, f.expire_reason = r.why", rows)
+            else:  # an episode's transaction: each version says which episode expired it
+                self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
+                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep",
+                       {**rows, "ep": plan.expired_by_episode})
         self._link(plan.links)
         if plan.slots:
             # MERGE over UNWIND scans the table; a key lookup, then SET or CREATE, does not.

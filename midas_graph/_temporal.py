@@ -9,7 +9,8 @@ naive replay model.
 
 Rules (see docs/temporal.md):
 
-* A stored version never changes except for ``expired_at``/``expire_reason``.
+* A stored version never changes except for ``expired_at``/``expire_reason``
+  (and ``expired_by_episode``, written with them).
   Changing a belief's valid interval expires its held version and records a
   new version (``version + 1``) at the same transaction time.
 * Restating a held value that is valid at the new ``valid_from`` records
@@ -63,6 +64,8 @@ class Plan:
     links: list[tuple[str, str]] = field(default_factory=list)  # (version vid, successor id)
     #: slot key -> its held versions after the plan (only the slots it touched)
     slots: dict[str, list[SlotEntry]] = field(default_factory=dict)
+    #: the episode whose transaction this is: stored on every version it expires
+    expired_by_episode: str | None = None
 
     def __bool__(self) -> bool:
         return bool(self.inserts or self.expires or self.links)
@@ -103,18 +106,21 @@ class Working:
         held: Iterable[Fact] = (),
         is_single: Callable[[str], bool] = lambda a: False,
         slots: dict[str, list[SlotEntry]] | None = None,
+        *,
+        episode_id: str | None = None,
     ) -> None:
         """``held``: the held versions revision may look at. ``slots``: the
         stored held lists of the slots a write touches, when ``held`` holds
         only the part of them that matters (else ``held`` must be complete
-        for every slot touched)."""
+        for every slot touched). ``episode_id``: the episode whose
+        transaction this is; every version the plan expires records it."""
         self.is_single = is_single
         self._base = slots or {}
         self.by_id: dict[str, Fact] = {}
         self.by_key: dict[tuple[str, str], dict[str, Fact]] = {}
         for f in held:
             self._put(f)
-        self.plan = Plan()
+        self.plan = Plan(expired_by_episode=episode_id)
         self._fresh: dict[str, int] = {}  # vid -> index in plan.inserts
         self._touched: set[tuple[str, str]] = set()
 
@@ -178,7 +184,8 @@ class Working:
             return amended
         self._expire(f, now, why)
         nxt = dataclasses.replace(
-            f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None, **changes
+            f, version=f.version + 1, recorded_at=now, expired_at=None, expire_reason=None,
+            expired_by_episode=None, **changes
         )
         return self._record(nxt)
 
@@ -255,7 +262,8 @@ class Working:
         decided = [(g, *self._later_close(g, g.stated_valid_to, ends)) for g in reopened]
         for g, valid_to, successor in decided:
             self._reopen(g, now, f"{fact_id} was retracted", valid_to, successor)
-        return dataclasses.replace(f, expired_at=now, expire_reason=why)
+        return dataclasses.replace(f, expired_at=now, expire_reason=why,
+                                   expired_by_episode=self.plan.expired_by_episode)
 
     def _reopen(self, g: Fact, now: _dt.datetime, why: str, valid_to: _dt.datetime | None,
                 successor: str | None) -> Fact:
@@ -293,6 +301,25 @@ class Working:
         later value of a single-valued slot if there is one)."""
         g = self.by_id[fact_id]
         return self._reopen(g, now, why, *self._later_close(g, g.stated_valid_to, {}))
+
+    def reinstate(self, f: Fact, version: int, now: _dt.datetime, why: str) -> Fact:
+        """Undo a retraction: record the retracted belief ``f`` again, as
+        version ``version``, with its stated end. It then follows the rules
+        of a new fact: it closes the held different values of a
+        single-valued slot valid at its start (and the beliefs it had
+        superseded, if they hold again), and a later value closes it.
+        Returns what holds: the re-recorded belief, or a held one with the
+        same value that already covers its start."""
+        note = f"re-opened: {why}"
+        again = dataclasses.replace(
+            f, version=version, recorded_at=now, expired_at=None, expire_reason=None,
+            expired_by_episode=None, valid_to=f.stated_valid_to, superseded_by=None, supersedes=(),
+            reason=note,
+        )
+        rec = self.assert_fact(again, close=dict.fromkeys(f.supersedes, "re-instated"))
+        if rec.id == f.id and rec.superseded_by is not None:  # late arrival: keep why it is back
+            rec = self._revise(rec, now, "", reason=f"{note}; closed at the start of {rec.superseded_by}")
+        return rec
 
     def end(self, fact_id: str, at: _dt.datetime, now: _dt.datetime, why: str) -> Fact:
         """Close a held belief's valid interval at ``at`` with no successor (cessation)."""

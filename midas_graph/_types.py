@@ -47,6 +47,11 @@ class Fact:
     #: ``valid_to`` as the source stated it, before any closing by revision;
     #: a belief re-opened by a retraction gets this end back.
     stated_valid_to: _dt.datetime | None = None
+    #: The episode whose write transaction expired this version (set with
+    #: ``expired_at``); ``None`` while held, when an API call (``retract``,
+    #: ``add_fact``, ``remove_episode``) expired it, and on versions expired
+    #: before schema version 2.
+    expired_by_episode: str | None = None
 
     @property
     def vid(self) -> str:

@@ -928,9 +928,11 @@ class Graphiti:
         return await self._run(run)
 
     async def remove_episode(self, episode_uuid: str) -> list[EntityEdge]:
-        """Delete an episode and retract the facts it stated (beliefs they had
-        superseded hold again). Returns the retracted edges (Graphiti returns
-        nothing). Entities stay; retracted versions stay in :meth:`history`."""
+        """Delete an episode, retract the facts it stated and give back what
+        it closed (superseded, ended or corrected beliefs hold again, unless
+        changed since; see :meth:`Memory.remove_episode`). Returns the
+        retracted edges (Graphiti returns nothing). Entities stay; retracted
+        versions stay in :meth:`history`."""
         facts = await self._run(self.memory.remove_episode, episode_uuid)
         return [EntityEdge.of(f) for f in facts]
 

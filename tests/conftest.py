@@ -53,6 +53,20 @@ def d(s: str) -> dt.datetime:
     return dt.datetime.fromisoformat(s).replace(tzinfo=UTC)
 
 
+def as_schema_1(db_path: str) -> None:
+    """Make a database look as schema version 1 left it: no
+    ``expired_by_episode`` column (so its rows read back null once the
+    column is added again) and version 1 in Meta."""
+    from midas_graph._store import Store
+
+    store = Store(db_path, ENGINE)
+    with store.transaction():
+        store.q("ALTER TABLE Fact DROP expired_by_episode")
+        store.set_meta("schema_version", "1")
+    assert "expired_by_episode" not in {r[1] for r in store.q("CALL table_info('Fact') RETURN *")}
+    store.close()
+
+
 # --- models fixtures ---
 # Session-scoped: each real model loads once per test session. Maintained with
 # midas_graph/models; keep this block self-contained.

@@ -4,7 +4,7 @@ real database and models (the admin surface the Graphiti and MCP layers use)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, d
+from conftest import ENGINE, as_schema_1, d
 
 from midas_graph import InvalidInputError, Memory, NotFoundError
 
@@ -82,6 +82,29 @@ def test_remove_episode_retracts_its_facts_and_reopens_what_they_superseded(mem,
     assert "Lisbon" in values(mem.history("Dana", "lives_in"))
 
 
+def test_the_versions_an_episode_expires_name_it(mem):
+    mem.add_episode("I live in Paris.", speaker="Ana", reference_time="2024-01-01")
+    mem.add_episode("I love hiking.", speaker="Ana", reference_time="2024-01-02")
+    moved = mem.add_episode("I moved to Berlin.", speaker="Ana", reference_time="2024-06-01")
+    quit_ = mem.add_episode("I don't like hiking anymore.", speaker="Ana", reference_time="2024-07-01")
+    mem.add_episode("I live in Porto.", speaker="Bo", reference_time="2024-01-01")
+    fixed = mem.add_episode("Sorry, I meant Lisbon, not Porto.", speaker="Bo", reference_time="2024-01-02")
+
+    def expired_by(subject, value):
+        return [(f.version, f.expired_by_episode) for f in mem.history(subject) if f.value == value]
+
+    assert expired_by("Ana", "Paris") == [(1, moved.episode.id), (2, None)]   # superseded
+    assert expired_by("Ana", "hiking") == [(1, quit_.episode.id), (2, None)]  # ended
+    assert expired_by("Bo", "Porto") == [(1, fixed.episode.id)]               # corrected
+    [porto] = [f for f in fixed.superseded if f.value == "Porto"]
+    assert porto.expired_by_episode == fixed.episode.id
+    # an API call is no episode
+    [berlin] = [f for f in moved.facts if f.value == "Berlin"]
+    assert mem.retract(berlin.id).expired_by_episode is None
+    assert expired_by("Ana", "Paris") == [(1, moved.episode.id), (2, None), (3, None)]
+    assert all(f.expired_by_episode is None for f in mem.history("Ana") if f.expired_at is None)
+
+
 def test_remove_episode_of_an_episode_without_facts_and_unknown_ids(mem):
     r = mem.add_episode("Hmm, okay.", reference_time="2024-01-01")
     assert mem.remove_episode(r.episode.id) == []
@@ -102,6 +125,136 @@ def test_remove_episode_whose_facts_were_already_superseded(mem):
     assert [f.value for f in removed] == ["Acme"]
     assert values(mem.current("Dana", "employer")) == ["Globex"]
     assert values(mem.as_of("Dana", "employer", valid_at="2024-03-01")) == []
+
+
+def held(mem, subject, attribute=None):
+    """(value, valid_from day, valid_to day or None) of what is held now, at any valid time."""
+    return sorted((str(f.value), f.valid_from.date().isoformat(), f.valid_to and f.valid_to.date().isoformat())
+                  for f in mem.history(subject, attribute) if f.expired_at is None)
+
+
+def test_removing_a_move_gives_the_old_city_back(mem):
+    mem.add_episode("I live in Paris.", speaker="Ana", reference_time="2024-01-01")
+    moved = mem.add_episode("I moved to Berlin.", speaker="Ana", reference_time="2024-06-01")
+    [berlin] = moved.facts
+    assert values(mem.current("Ana", "lives_in")) == ["Berlin"]
+    before, kept = mem.now(), [(f.vid, f.value) for f in mem.history("Ana")]
+
+    mem.remove_episode(moved.episode.id)
+
+    assert values(mem.current("Ana", "lives_in")) == ["Paris"]
+    assert held(mem, "Ana") == [("Paris", "2024-01-01", None)]  # held once, open again
+    assert mem.fact(berlin.id).status == "retracted"
+    assert set(kept) < {(f.vid, f.value) for f in mem.history("Ana")}  # every version is kept
+    assert values(mem.as_of("Ana", "lives_in", known_at=before)) == ["Berlin"]
+    assert values(mem.as_of("Ana", "lives_in", valid_at="2024-07-01", known_at=before)) == ["Berlin"]
+
+
+def test_removing_a_correction_gives_back_the_value_it_corrected(mem):
+    mem.add_episode("I live in Porto.", speaker="Bo", reference_time="2024-01-01")
+    fixed = mem.add_episode("Sorry, I meant Lisbon, not Porto.", speaker="Bo", reference_time="2024-01-02")
+    assert values(mem.current("Bo", "lives_in")) == ["Lisbon"]
+    porto = next(f for f in fixed.superseded if f.value == "Porto")
+    before = mem.now()
+
+    removed = mem.remove_episode(fixed.episode.id)
+
+    assert values(removed) == ["Lisbon"]
+    assert held(mem, "Bo") == [("Porto", "2024-01-01", None)]
+    back = mem.fact(porto.id)
+    assert back.version == 2 and back.status == "current" and fixed.episode.id in back.reason
+    assert [f.status for f in mem.versions(porto.id)] == ["retracted", "current"]
+    assert values(mem.as_of("Bo", "lives_in", known_at=before)) == ["Lisbon"]
+
+
+def test_removing_a_correction_of_a_move_restores_the_move_and_what_it_closed(mem):
+    mem.add_episode("I live in Paris.", speaker="Ana", reference_time="2023-01-01")
+    mem.add_episode("I moved to Porto.", speaker="Ana", reference_time="2024-01-01")
+    fixed = mem.add_episode("Sorry, I meant Lisbon, not Porto.", speaker="Ana", reference_time="2024-01-02")
+    assert held(mem, "Ana") == [("Lisbon", "2024-01-01", None), ("Paris", "2023-01-01", "2024-01-01")]
+
+    mem.remove_episode(fixed.episode.id)
+
+    # Paris, which retracting Lisbon re-opened, is closed again by the Porto that is back
+    assert held(mem, "Ana") == [("Paris", "2023-01-01", "2024-01-01"), ("Porto", "2024-01-01", None)]
+    [paris] = [f for f in mem.history("Ana") if f.value == "Paris" and f.expired_at is None]
+    [porto] = [f for f in mem.history("Ana") if f.value == "Porto" and f.expired_at is None]
+    assert paris.superseded_by == porto.id and porto.supersedes == (paris.id,)
+    assert values(mem.as_of("Ana", "lives_in", valid_at="2023-06-01")) == ["Paris"]
+
+
+def test_episodes_recorded_at_one_instant_are_told_apart(mem, clock):
+    clock.set("2025-03-01T00:00:00+00:00")  # every write from here on shares this instant
+    mem.add_episode("I love hiking and chess.", speaker="Cy", reference_time="2024-01-01")
+    mem.add_episode("I love hiking and chess.", speaker="Di", reference_time="2024-01-01")
+    cy = mem.add_episode("I don't like hiking anymore.", speaker="Cy", reference_time="2024-04-15")
+    di = mem.add_episode("I don't like hiking anymore.", speaker="Di", reference_time="2024-04-15")
+    assert cy.episode.recorded_at == di.episode.recorded_at
+
+    mem.remove_episode(cy.episode.id)
+
+    assert values(mem.current("Cy", "likes")) == ["chess", "hiking"]
+    assert values(mem.current("Di", "likes")) == ["chess"]  # Di's own cessation stands
+    assert ("hiking", "2024-01-01", "2024-04-15") in held(mem, "Di")
+    mem.remove_episode(di.episode.id)
+    assert values(mem.current("Di", "likes")) == ["chess", "hiking"]
+
+
+def test_an_episode_id_used_again_at_the_same_instant_undoes_only_its_own_episode(mem, clock):
+    clock.set("2025-03-01T00:00:00+00:00")
+    mem.add_episode("I live in Porto.", speaker="Bo", reference_time="2024-01-01")
+    mem.add_episode("Sorry, I meant Lisbon, not Porto.", speaker="Bo", reference_time="2024-01-02",
+                    episode_id="turn-7")
+    mem.remove_episode("turn-7")
+    [porto] = mem.current("Bo", "lives_in")
+    assert porto.value == "Porto" and porto.version == 2
+    mem.retract(porto.id, reason="wrong after all")
+    mem.add_episode("Hmm, okay.", speaker="Bo", reference_time="2024-01-03", episode_id="turn-7")
+    n = len(mem.history("Bo"))
+
+    mem.remove_episode("turn-7")  # the first turn-7's correction is not undone a second time
+
+    assert mem.current("Bo") == [] and len(mem.history("Bo")) == n
+
+
+def test_a_cessation_narrowed_later_by_another_episode_is_left_alone(mem):
+    mem.add_episode("I love hiking.", speaker="Cy", reference_time="2024-01-01")
+    quit_ = mem.add_episode("I don't like hiking anymore.", speaker="Cy", reference_time="2024-04-15")
+    # recorded later, said earlier: the end moves to February (a new version, by another episode)
+    mem.add_episode("I don't like hiking anymore.", speaker="Cy", reference_time="2024-02-01")
+    assert held(mem, "Cy") == [("hiking", "2024-01-01", "2024-02-01")]
+    n = len(mem.history("Cy"))
+
+    mem.remove_episode(quit_.episode.id)
+
+    assert held(mem, "Cy") == [("hiking", "2024-01-01", "2024-02-01")]
+    assert len(mem.history("Cy")) == n  # nothing recorded
+
+
+def test_a_move_whose_destination_was_corrected_later_is_left_alone(mem):
+    mem.add_episode("I live in Paris.", speaker="Di", reference_time="2023-01-01")
+    moved = mem.add_episode("I moved to Berlin.", speaker="Di", reference_time="2024-01-01")
+    mem.add_episode("Sorry, I meant Munich, not Berlin.", speaker="Di", reference_time="2024-01-02")
+    picture = held(mem, "Di")
+    assert picture == [("Munich", "2024-01-01", None), ("Paris", "2023-01-01", "2024-01-01")]
+    n = len(mem.history("Di"))
+
+    assert mem.remove_episode(moved.episode.id) == []  # Berlin was already retracted
+
+    assert held(mem, "Di") == picture and len(mem.history("Di")) == n
+
+
+def test_removing_an_episode_stored_before_schema_2_gives_back_what_it_ended(models, db_path):
+    # Older databases recorded no expired_by_episode: the cessation is found by its text.
+    with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        mem.add_episode("I love hiking and chess.", speaker="Sam", reference_time="2024-01-01")
+        quit_ = mem.add_episode("I don't like hiking anymore.", speaker="Sam", reference_time="2024-04-15")
+    as_schema_1(db_path)
+    with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        assert mem._store.schema_version == 2
+        assert all(f.expired_by_episode is None for f in mem.history("Sam"))
+        mem.remove_episode(quit_.episode.id)
+        assert values(mem.current("Sam", "likes")) == ["chess", "hiking"]
 
 
 # -- fact -------------------------------------------------------------------------------

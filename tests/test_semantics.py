@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, StepClock, d
+from conftest import ENGINE, StepClock, as_schema_1, d
 
 from midas_graph import Memory
 
@@ -155,6 +155,28 @@ def test_persistence_across_close_and_reopen(db_path):
         # the clock went backwards; transaction time does not
         b = mem.add_fact("Alice", "age", 41)
         assert b.recorded_at >= last
+
+
+def test_a_schema_1_database_is_upgraded_when_opened(db_path):
+    clock = StepClock()
+    with Memory(db_path, clock=clock, engine=ENGINE) as mem:
+        berlin = mem.add_fact("Alice", "lives_in", "Berlin", valid_from="2020-01-01")
+        lisbon = mem.add_fact("Alice", "lives_in", "Lisbon", valid_from="2023-01-01")
+    as_schema_1(db_path)
+    with Memory(db_path, clock=clock, engine=ENGINE) as mem:
+        assert mem._store.schema_version == 2 and mem._store.meta("schema_version") == "2"
+        columns = {r[1] for r in mem._store.q("CALL table_info('Fact') RETURN *")}
+        assert "expired_by_episode" in columns
+        # the old rows are all there, with nothing recorded in the new column
+        assert [(f.version, f.expired_by_episode) for f in mem.versions(berlin.id)] == [(1, None), (2, None)]
+        assert values(mem.current("Alice")) == ["Lisbon"]
+        # and the upgraded database takes writes
+        gone = mem.retract(lisbon.id)
+        assert gone.status == "retracted" and gone.expired_by_episode is None
+        assert values(mem.current("Alice")) == ["Berlin"]
+    with Memory(db_path, clock=clock, engine=ENGINE) as mem:  # opening again changes nothing
+        assert mem._store.schema_version == 2
+        assert values(mem.current("Alice")) == ["Berlin"]
 
 
 def test_typed_values_round_trip(mem):
