@@ -106,7 +106,11 @@ class Memory:
     returns the current time (transaction time); tests inject their own.
     ``embedder`` and ``nli`` replace the bundled local models (any object with
     ``embed(texts)`` / ``scores(pairs)``, see :mod:`midas_graph.models`); they
-    load on first use.
+    load on first use. A contradiction supersedes a belief when its
+    probability reaches ``nli_threshold``: by default the NLI model's own
+    ``threshold`` (the bundled model's, or the one in the config of a model
+    directory ``$MIDAS_NLI_MODEL`` names), else
+    :data:`~midas_graph.models.NLI_CONTRADICTION_THRESHOLD`.
     """
 
     def __init__(
@@ -574,7 +578,8 @@ class Memory:
         if self._nli_threshold is None:
             from .models import NLI_CONTRADICTION_THRESHOLD
 
-            self._nli_threshold = NLI_CONTRADICTION_THRESHOLD
+            own = getattr(self._nli(), "threshold", None)  # a model chosen for its own threshold
+            self._nli_threshold = float(own) if own is not None else NLI_CONTRADICTION_THRESHOLD
         return self._nli_threshold
 
     def _embedder(self) -> Embedder:
