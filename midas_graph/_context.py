@@ -42,8 +42,8 @@ OFF_FOCUS = 0.5
 #: The best grounded item must score at least this share of the best item
 #: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
 #: All 10 LoCoMo conversations, category-5 abstain / categories 1-4 false
-#: abstain, with ECHO: 0.56 -> 0.473 / 0.084, 0.58 -> 0.504 / 0.089,
-#: 0.60 -> 0.525 / 0.097, 0.62 -> 0.543 / 0.104.
+#: abstain, with ECHO and the shipped rankers: 0.60 -> 0.516 / 0.096,
+#: 0.62 -> 0.536 / 0.103, 0.64 -> 0.558 / 0.110.
 DOMINANCE = 0.60
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
@@ -67,6 +67,10 @@ FACT_NAMED_LEX = 0.34
 #: All 10 LoCoMo conversations at DOMINANCE 0.62: category-5 abstain 0.455 ->
 #: 0.543, false abstain 0.094 -> 0.104 (39 right abstentions for 15 false).
 ECHO = True
+#: A current belief of the asked entity that names what is asked (its
+#: attribute's words or a third of the asked words' IDF mass) scores at least
+#: as the best hit before weighting.
+NAMED_FACT_FIRST = True
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -263,15 +267,16 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return (1 - MIX_LEX) * cos + MIX_LEX * lex(h.text)
 
     scored: list[tuple[float, Hit, bool]] = []
+    top_hit = max((h.score for h in hits), default=0.0)
     best_any = best_focus = 0.0
     grounding: Hit | None = None
     focus_fact_named = False  # a belief of the asked entity about the very thing asked
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
-        if cov == 2 and h.fact is not None and on and not past and (
-                not qmass or lex(words) >= FACT_NAMED_LEX):
-            focus_fact_named = True
+        named = cov == 2 and h.fact is not None and on and not past and (
+            not qmass or lex(words) >= FACT_NAMED_LEX)
+        focus_fact_named = focus_fact_named or named
         if cov:
             # how well it speaks to the asked words, names left out of the question
             fit = fit_of(h, own=False)
@@ -288,7 +293,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         weight = (1.0 if on else OFF_FOCUS) * (
             (2.0 if h.kind == "fact" else 1.3) if cov else 0.7
         )
-        scored.append((h.score * weight, h, past))
+        # A current belief of the asked entity that names what is asked ranks
+        # with the best hit whatever its wording ("Where does Priya work?":
+        # her employer fact, stated as "I joined Stripe on Monday").
+        base = max(h.score, top_hit) if named and NAMED_FACT_FIRST else h.score
+        scored.append((base * weight, h, past))
     # Grounded: something about the asked entity speaks to the asked words, and
     # it is not dwarfed by the same words about someone else (asked about
     # Melanie's race when the race was Caroline's).
