@@ -163,7 +163,9 @@ def _when(dt: _dt.datetime | None) -> str:
     return dt.date().isoformat() if (dt.hour, dt.minute) == (0, 0) else dt.strftime("%Y-%m-%d %H:%M")
 
 
-def render(hit: Hit, superseded: bool = False) -> str:
+def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> str:
+    """One context line. ``outdated``: what an episode stated that no longer
+    holds (said on its line, so an old turn is not read as current)."""
     if hit.fact is not None:
         f = hit.fact
         state = "superseded" if superseded else "fact"
@@ -173,8 +175,9 @@ def render(hit: Hit, superseded: bool = False) -> str:
                 f"{src}; {f.provenance})")
     e = hit.episode
     assert e is not None
+    note = f"; no longer holds: {outdated}" if outdated else ""
     return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{e.content}\" "
-            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {e.provenance})")
+            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {e.provenance}{note})")
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
@@ -202,7 +205,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         top = max((h.score for h in hits), default=1.0)
         past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top)
 
-    hits = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
+    hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
     focus_names = {n.casefold() for n in info.names}
@@ -312,7 +315,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if not grounded:
         what = " ".join(info.terms) or "this"
         who = ", ".join(info.names) or "anyone"
-        near = [_item(h, s, sup, count_tokens) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
+        near = [_item(h, s, sup, count_tokens, outdated) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
         reason = (f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
         if near and focus_ids:
             reason += f" (closest: {near[0].text[:80]}...)"
@@ -328,7 +331,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
         if key in seen:
             continue
-        item = _item(h, s, sup, count_tokens)
+        item = _item(h, s, sup, count_tokens, outdated)
         if used + item.tokens + 1 > budget_tokens:
             continue
         seen.add(key)
@@ -345,8 +348,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
 
 
-def _item(h: Hit, score: float, superseded: bool, count_tokens) -> ContextItem:
-    line = render(h, superseded)
+def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[str, str]) -> ContextItem:
+    line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None)
     return ContextItem(h.kind, line, score, h.source, h.source_name, h.time, h.fact, h.episode,
                        superseded, count_tokens(line))
 
@@ -388,21 +391,28 @@ def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top: floa
     return hits
 
 
-def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *, keep: bool) -> list[Hit]:
+def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
+                         keep: bool) -> tuple[list[Hit], dict[str, str]]:
     """An episode whose every stated fact no longer holds (superseded, ended,
     retracted) restates a stale belief: keep it only for questions about the
-    past, and never first."""
+    past, and never first. Also returns, for each kept episode, what it
+    stated that no longer holds ("employer Google"), for its line to say so."""
     ep_ids = [h.id for h in hits if h.kind == "episode"]
     stated = mem._store.facts_from_episodes(ep_ids) if ep_ids else {}
-    out = []
+    out, outdated = [], {}
     for h in hits:
         versions = stated.get(h.id) if h.kind == "episode" else None
         if versions:
-            held = [f for f in versions if f.held_at(known_at)]
-            if not any(f.valid_at(valid_at) or f.valid_from > valid_at for f in held):
+            holds = {f.id for f in versions
+                     if f.held_at(known_at) and (f.valid_at(valid_at) or f.valid_from > valid_at)}
+            if not holds:
                 if not keep:
                     continue
                 h = Hit(h.kind, h.id, h.text, h.score * 0.5, h.fact, h.episode, h.source, h.source_name,
                         h.time, {**h.why, "stale": 1})
+            gone = {f.id: f for f in versions if f.id not in holds}
+            if gone:
+                outdated[h.id] = ", ".join(f"{f.attribute.replace('_', ' ')} {f.value}"
+                                           for f in sorted(gone.values(), key=lambda f: f.attribute))
         out.append(h)
-    return out
+    return out, outdated

@@ -297,6 +297,10 @@ def test_a_belief_that_names_what_is_asked_is_in_the_context_whatever_its_wordin
             return [i.fact.value for i in ctx.items if i.fact is not None and i.fact.attribute == "employer"]
 
         assert employers() == ["Stripe"]
+        # the old turn still grounds her job title; its line says what no longer holds
+        old = [i.text for i in mem.context("Where does Priya work?").items
+               if i.episode is not None and "Google" in i.episode.content]
+        assert old and all("no longer holds: employer Google" in t for t in old), old
         monkeypatch.setattr(context_mod, "NAMED_FACT_FIRST", False)
         assert employers() == []
 
