@@ -316,9 +316,8 @@ class Recaller:
 
         values: dict[str, dict[tuple[str, str], float]] = {}
         if idx.keys:
-            sims = idx.matrix @ qvec
-            if use_terms:
-                sims = (1 - TERM_VECTOR) * sims + TERM_VECTOR * (idx.matrix @ term_vec)
+            # one product: the cosine mix is linear in the query vector
+            sims = idx.matrix @ ((1 - TERM_VECTOR) * qvec + TERM_VECTOR * term_vec if use_terms else qvec)
             n = min(CANDIDATES, len(sims))
             top = np.argpartition(-sims, n - 1)[:n]
             top = top[np.argsort(-sims[top])]
