@@ -42,8 +42,9 @@ OFF_FOCUS = 0.5
 #: The best grounded item must score at least this share of the best item
 #: that covers the question's words about anyone (LoCoMo-tuned, docs/recall.md).
 #: All 10 LoCoMo conversations, category-5 abstain / categories 1-4 false
-#: abstain, with ECHO and the shipped rankers: 0.60 -> 0.516 / 0.096,
-#: 0.62 -> 0.536 / 0.103, 0.64 -> 0.558 / 0.110.
+#: abstain, with ECHO (rankers: TERM_VECTOR 0.5, SPEAKER_WEIGHT 0.3):
+#: 0.60 -> 0.516 / 0.096, 0.62 -> 0.536 / 0.103, 0.64 -> 0.558 / 0.110;
+#: with the shipped rankers, 0.60 -> 0.514 / 0.096.
 DOMINANCE = 0.60
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
@@ -175,9 +176,9 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> s
                 f"{src}; {f.provenance})")
     e = hit.episode
     assert e is not None
-    note = f"; no longer holds: {outdated}" if outdated else ""
+    note = f"no longer holds: {outdated}; " if outdated else ""  # provenance stays last
     return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{e.content}\" "
-            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {e.provenance}{note})")
+            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {note}{e.provenance})")
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
