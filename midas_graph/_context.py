@@ -245,19 +245,20 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return int(v is not None and term_vec is not None and float(v @ term_vec) >= COVER_COSINE)
 
     qstems = _tokenize([" ".join(info.terms)])[0] if info.terms else []
-    idf = recaller.index(group_id).idf() if qstems else {}
+    idx = recaller.index(group_id)  # one snapshot for the IDF and the turn order (echoes)
+    idf = idx.idf() if qstems else {}
     qmass = sum(idf.get(t, 0.0) for t in qstems)
 
-    lex_seen: dict[str, float] = {}
+    terms_of: dict[str, set[str]] = {}  # text -> its BM25 terms
 
     def lex(text: str, echoed: frozenset[str] = frozenset()) -> float:
         """The IDF-weighted share of the asked words the text contains
         (``echoed`` terms left out)."""
         if not qmass:
             return 0.0
-        if text not in lex_seen:
-            lex_seen[text] = set(_tokenize([text])[0])
-        toks = lex_seen[text]
+        if text not in terms_of:
+            terms_of[text] = set(_tokenize([text])[0])
+        toks = terms_of[text]
         return sum(idf.get(t, 0.0) for t in qstems if t in toks and t not in echoed) / qmass
 
     def fit_of(h: Hit, own: bool) -> float:
@@ -266,7 +267,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if not MIX_LEX:
             return cos
         if own and h.kind == "episode":
-            echoed = _echoed(recaller.index(group_id), h.id) if ECHO and qmass else frozenset()
+            echoed = _echoed(idx, h.id) if ECHO and qmass else frozenset()
             return (1 - MIX_LEX) * cos + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
         return (1 - MIX_LEX) * cos + MIX_LEX * lex(h.text)
 

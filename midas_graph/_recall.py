@@ -282,11 +282,11 @@ class Recaller:
             info = analyze(query, load_spacy(), speaker=speaker, now=known_at)
         # the asked words alone (names left out) join the query in the vector ranker
         use_terms = bool(TERM_VECTOR and info.names and info.terms)
-        if qvec is None or (use_terms and term_vec is None):
-            texts = ([query] if qvec is None else []) + ([" ".join(info.terms)] if use_terms and term_vec is None else [])
-            vecs = list(mem._embedder().embed(texts))
-            qvec = vecs.pop(0) if qvec is None else qvec
-            term_vec = vecs.pop(0) if vecs else term_vec
+        need_query, need_terms = qvec is None, use_terms and term_vec is None
+        if need_query or need_terms:  # one model call for what the caller did not pass
+            vecs = iter(mem._embedder().embed([query] * need_query + [" ".join(info.terms)] * need_terms))
+            qvec = next(vecs) if need_query else qvec
+            term_vec = next(vecs) if need_terms else term_vec
         ranks: dict[str, dict[tuple[str, str], int]] = {}
 
         # graph: the query's entities and their neighbourhood
