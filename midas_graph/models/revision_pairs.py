@@ -940,11 +940,14 @@ _G_RELATED = ["{S} read an article about {V}", "{S} heard someone mention {V}",
               "{V} came up in a conversation with {O}", "{P} neighbour's A is {V}"]
 
 
+def _values(pool: Sequence[str] | _Val) -> _Val:
+    return pool if isinstance(pool, _Val) else _choice(pool)
+
+
 def _generic_families() -> list[Family]:
     out = []
     for attr, pool, subject in _GENERIC_ATTRS:
-        vals = _GENERIC_POOLS[pool]
-        values = vals if isinstance(vals, _Val) else _choice(vals)
+        values = _values(_GENERIC_POOLS[pool])
         change = _G_CHANGE + (_G_CHANGE_PERSON if subject == "person" else [])
         related = _G_RELATED if subject == "person" else [
             t for t in _G_RELATED if "neighbour" not in t and "{O}" not in t]
@@ -1099,7 +1102,7 @@ _VERB_SLOTS: list[tuple[str, str, str, list[str], list[str]]] = [
 # Generic change and stop wrappers around a state wording ``t`` ("{S} ...").
 _VC_WRAP = ["{t} now", "these days {t}", "{t} these days", "since last spring, {t}",
             "{t} from now on", "{t} now, not {OLD}", "after years with {OLD}, {t}",
-            "{S} no longer {rest_old}; {t}", "as of this month, {t}",
+            "{S} {old_negated}; {t}", "as of this month, {t}",
             "{t} since the start of the year"]
 _V_RELATED_THING = ["someone suggested {V} for {S}", "{V} was discussed in a review of {S}",
                     "a blog post compared {S} with {V}"]
@@ -1122,17 +1125,16 @@ def _negated(rest: str, how: str) -> str | None:
 def _verb_families() -> list[Family]:
     out = []
     for name, subject, pool, states, own in _VERB_SLOTS:
-        vals = _VERB_POOLS.get(pool) or _GENERIC_POOLS[pool]
-        values = vals if isinstance(vals, _Val) else _choice(vals)
+        values = _values(_VERB_POOLS.get(pool) or _GENERIC_POOLS[pool])
         change, stop = list(own), []
         for t in states:
             rest = t[len("{S} "):] if t.startswith("{S} ") else None
+            old_negated = rest and _negated(rest.replace("{V}", "{OLD}"), "no longer")
             for w in _VC_WRAP:
-                if "{rest_old}" in w:
-                    neg = rest and _negated(rest.replace("{V}", "{OLD}"), "no longer")
-                    if not neg:
+                if "{old_negated}" in w:
+                    if not old_negated:
                         continue
-                    w = w.replace("no longer {rest_old}", neg)
+                    w = w.replace("{old_negated}", old_negated)
                 change.append(w.replace("{t}", t))
             for how in ("no longer", "not anymore"):
                 neg = rest and _negated(rest, how)
