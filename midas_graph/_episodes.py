@@ -18,7 +18,7 @@ from ._entities import EntityIndex
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, extract_many
 from ._revise import Judge, candidates, cessation_targets, correction_target, current_of
-from ._store import alias_key, document, fact_document
+from ._store import alias_key, document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import TimeLike, parse_time
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
@@ -143,11 +143,12 @@ class Ingest:
         return e
 
     def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[Extraction]) -> dict[str, np.ndarray]:
-        """One batch for every text the episodes need a vector of: contents,
-        claim sentences, and names that may be new entities."""
+        """One batch for every text the episodes need a vector of: contents
+        and their sentences, claim sentences, and names that may be new entities."""
         texts: dict[str, None] = {}
         for e, ex in zip(items, extractions):
             texts[document(e.speaker, e.content)] = None
+            texts.update(dict.fromkeys(sentence_documents(e.speaker, e.content)))
             texts[e.speaker] = None
             for c in ex.claims:
                 texts[fact_document(c.subject, c.attribute, c.value, c.text)] = None
@@ -173,7 +174,9 @@ class Ingest:
                 source=item.source, reference_time=item.reference_time or now, recorded_at=now,
                 provenance=item.provenance, name=item.name, source_description=item.source_description,
             )
-            store.create_episode(ep, _bytes(vectors.get(document(item.speaker, item.content))))
+            sentences = np.asarray([vectors[d] for d in sentence_documents(item.speaker, item.content)],
+                                   dtype=np.float32).tobytes()
+            store.create_episode(ep, _bytes(vectors.get(document(item.speaker, item.content))), sentences)
             names = self._surfaces(item, ex)
             ids, created = self._resolve(item.group_id, names, vectors, now)
             store.link_mentions(ep.id, [ids[n] for n in names])

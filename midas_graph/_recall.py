@@ -29,12 +29,12 @@ import math
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 import numpy as np
 
 from ._query import QueryInfo, analyze
-from ._store import alias_key
+from ._store import alias_key, sentence_documents
 from ._types import Episode, Fact
 
 RRF_K = 60
@@ -53,6 +53,10 @@ CANDIDATES = 50         # per ranker
 #: 0.765 without, 0.784 at 0.2; conv-41..43: 0.719, 0.743 at 0.2, 0.753 at 0.3.
 #: All 10 with the final rankers (TERM_VECTOR 0.5): 0.749 at 0.2, 0.754 at 0.3,
 #: 0.759 at 0.4, 0.760 at 0.5, 0.761 at 0.6; 0.762 at 0.4 with TERM_VECTOR 0.7.
+#: With SENTENCES and TERM_VECTOR 0.5: 0.772 at 0.4, 0.776 at 0.5 (a prototype
+#: splitting photo captions slightly differently: 0.770 at 0.3, 0.778 at 0.5);
+#: but 0.5 costs context assembly (category-5 abstain 0.511 -> 0.504, evidence
+#: in context 0.618 -> 0.612), so it stays at 0.4.
 SPEAKER_WEIGHT = 0.4
 #: Facts embedded and stored per transaction when an index build finds facts without vectors.
 VECTOR_CHUNK = 2048
@@ -64,13 +68,20 @@ CONTEXT_TURNS = 2
 #: the query: the name in the query favours turns that address that person.
 #: All 10 LoCoMo conversations, recall@10: 0.736 at 0, 0.747 at 0.35, 0.748 at
 #: 0.5, 0.750 at 0.7, 0.744 at 1.0 (docs/recall.md); with the message after each
-#: turn in BM25: 0.754 at 0.5, 0.758 at 0.7.
-TERM_VECTOR = 0.7
+#: turn in BM25: 0.754 at 0.5, 0.758 at 0.7. With SENTENCES (speaker bonus
+#: 0.4): 0.772 at 0.5, 0.770 at 0.7 (the prototype: 0.767 at 0, 0.771 at 0.3).
+TERM_VECTOR = 0.5
 #: ... and this many messages said after it: a reply often names what the
 #: message was about ("Pottery sounds fun!"). All 10 LoCoMo conversations,
 #: recall@10 with 0, 1, 2: 0.748, 0.754, 0.755 (1 previous message and 1
 #: next: 0.738).
 NEXT_TURNS = 1
+#: The vector ranker scores an episode of several sentences by its best
+#: sentence: a long turn's single vector blurs what each sentence says.
+#: All 10 LoCoMo conversations, vector alone: 0.440 -> 0.565 recall@10;
+#: fused: 0.762 -> 0.771 (mixing in the whole-turn vector: 0.770 at 0.15,
+#: 0.769 at 0.3, 0.764 at 0.5). docs/recall.md.
+SENTENCES = True
 
 
 _STEMMER = None
@@ -125,7 +136,33 @@ class _Index:
     row: dict[tuple[str, str], int]
     tokens: list[list[str]] = field(default_factory=list)  # BM25 terms of each text alone
     speakers: dict[str, str] = field(default_factory=dict)  # episode id -> alias key of its speaker
+    #: per row, an episode's sentence vectors (None: scored by its ``matrix`` row alone)
+    sentences: list[np.ndarray | None] = field(default_factory=list)
     _idf: dict[str, float] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        rows = [r for r, m in enumerate(self.sentences) if m is not None and len(m)]
+        self._sent_rows = np.array(rows, dtype=np.int64)
+        self._sent_starts = np.cumsum([0] + [len(self.sentences[r]) for r in rows[:-1]], dtype=np.int64)  # type: ignore[arg-type]
+        self._sent_matrix = (np.concatenate([self.sentences[r] for r in rows]) if rows  # type: ignore[misc]
+                             else np.zeros((0, self.matrix.shape[1]), dtype=np.float32))
+
+    def cosine(self, key: tuple[str, str], v: np.ndarray, *, sentences: bool = True) -> float | None:
+        """One document's cosine with ``v`` (its best sentence's, as :meth:`cosines`
+        when ``sentences``); None when it is not in the index."""
+        r = self.row.get(key)
+        if r is None:
+            return None
+        block = self.sentences[r] if SENTENCES and sentences and self.sentences else None
+        return float(np.max(block @ v)) if block is not None else float(self.matrix[r] @ v)
+
+    def cosines(self, v: np.ndarray) -> np.ndarray:
+        """The cosine of every document with ``v``; an episode of several
+        sentences scores by its best sentence (SENTENCES)."""
+        sims = self.matrix @ v
+        if SENTENCES and len(self._sent_rows):
+            sims[self._sent_rows] = np.maximum.reduceat(self._sent_matrix @ v, self._sent_starts)
+        return sims
 
     def idf(self) -> dict[str, float]:
         """BM25's inverse document frequency of each term over the texts alone
@@ -192,10 +229,11 @@ class Recaller:
 
         store = self.mem._store
         facts, episodes = store.group_documents(group_id)
-        keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, _, _ in episodes]
-        texts = [t or "" for _, t in facts] + [c or "" for _, c, _ in episodes]
-        speakers = {i: alias_key(group_id, s) for i, _, s in episodes if s}
+        keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, _, _, _ in episodes]
+        texts = [t or "" for _, t in facts] + [t or "" for _, t, _, _ in episodes]
+        speakers = {i: alias_key(group_id, s) for i, _, s, _ in episodes if s}
         matrix = np.zeros((len(keys), 384), dtype=np.float32)
+        sentences: list[np.ndarray | None] = [None] * len(keys)
         tokens: list[list[str] | None] = [None] * len(keys)
         reused = [False] * len(keys)
         if prev is not None:
@@ -206,12 +244,15 @@ class Recaller:
                 same = prev.texts[j] == texts[r]
                 if same or key[0] == "fact":  # an episode id may be reused for new content
                     matrix[r] = prev.matrix[j]
+                    sentences[r] = prev.sentences[j]
                     reused[r] = True
                 if same and j < len(prev.tokens):
                     tokens[r] = prev.tokens[j]
+        new_episodes = [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]]
         fvec = store.vectors("FactVector", [i for r, (kind, i) in enumerate(keys) if kind == "fact" and not reused[r]])
-        evec = store.vectors("Episode", [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]])
-        missing, commits = [], 0
+        evec = store.vectors("Episode", new_episodes)
+        svec = store.vectors("EpisodeSentences", new_episodes)
+        missing, unsplit, commits = [], [], 0
         for r, (kind, i) in enumerate(keys):
             if reused[r]:
                 continue
@@ -220,8 +261,18 @@ class Recaller:
                 matrix[r] = np.frombuffer(b, dtype=np.float32)
             elif kind == "fact":
                 missing.append(r)
+            if kind == "episode":
+                if (b := svec.get(i)) is None:
+                    unsplit.append(r)
+                elif b:
+                    sentences[r] = np.frombuffer(b, dtype=np.float32).reshape(-1, matrix.shape[1])
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
-            commits = self._embed_missing(missing, keys, texts, matrix)
+            commits += self._keep_vectors(missing, "FactVector", "facts embedded", lambda rows: {
+                keys[r][1]: v for r, v in zip(rows, self._embed_rows(matrix, rows, [texts[r] for r in rows]))})
+        if unsplit:  # episodes stored before schema version 3: split and embed them once, keep them
+            nf = len(facts)
+            commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences",
+                                          lambda rows: self._embed_sentences(rows, keys, episodes, nf, sentences))
         fresh = [r for r, t in enumerate(tokens) if t is None]
         for r, toks in zip(fresh, _tokenize([texts[r] for r in fresh])):
             tokens[r] = toks
@@ -241,25 +292,45 @@ class Recaller:
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
         index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
-                       speakers)
+                       speakers, sentences)
         return index, commits
 
-    def _embed_missing(self, rows: list[int], keys, texts, matrix: np.ndarray) -> int:
-        """Embed facts stored without a vector and keep the vectors, one
+    def _embed_rows(self, matrix: np.ndarray, rows: list[int], texts: list[str]) -> list[bytes]:
+        """Embed facts stored without a vector into their ``matrix`` rows."""
+        vecs = self.mem._embedder().embed(texts)
+        matrix[rows] = vecs
+        return [v.tobytes() for v in np.asarray(vecs, dtype=np.float32)]
+
+    def _embed_sentences(self, rows: list[int], keys, episodes, nf: int,
+                         sentences: list[np.ndarray | None]) -> dict[str, bytes]:
+        """Split and embed episodes stored without sentence vectors."""
+        docs = {r: sentence_documents(episodes[r - nf][2] or None, episodes[r - nf][3]) for r in rows}
+        flat = [d for r in rows for d in docs[r]]
+        vecs = np.asarray(self.mem._embedder().embed(flat), dtype=np.float32) if flat else None
+        out, at = {}, 0
+        for r in rows:
+            block = vecs[at:at + len(docs[r])] if vecs is not None and docs[r] else None
+            at += len(docs[r])
+            sentences[r] = block
+            out[keys[r][1]] = b"" if block is None else block.tobytes()
+        return out
+
+    def _keep_vectors(self, rows: list[int], label: str, what: str,
+                      embed: Callable[[list[int]], dict[str, bytes]]) -> int:
+        """Embed what was stored without vectors and keep the vectors, one
         transaction per chunk (returns how many were committed): a 100k-fact first build wrote 200 MB in one
         commit, whose checkpoint ran the buffer pool out. Interrupted, it
         resumes where it stopped. A progress bar on a terminal when long."""
         from ._memory import _progress
 
-        store, embedder = self.mem._store, self.mem._embedder()
-        bar = _progress(len(rows), None, "facts embedded", threshold=VECTOR_CHUNK)
+        store = self.mem._store
+        bar = _progress(len(rows), None, what, threshold=VECTOR_CHUNK)
         try:
             for start in range(0, len(rows), VECTOR_CHUNK):
                 chunk = rows[start:start + VECTOR_CHUNK]
-                vecs = embedder.embed([texts[r] for r in chunk])
-                matrix[chunk] = vecs
+                vectors = embed(chunk)
                 with store.transaction():
-                    store.set_vectors("FactVector", {keys[r][1]: vecs[j].tobytes() for j, r in enumerate(chunk)})
+                    store.set_vectors(label, vectors)
                 if bar is not None:
                     bar.update(len(chunk))
         finally:
@@ -320,7 +391,7 @@ class Recaller:
         values: dict[str, dict[tuple[str, str], float]] = {}
         if idx.keys:
             # one product: the cosine mix is linear in the query vector
-            sims = idx.matrix @ ((1 - TERM_VECTOR) * qvec + TERM_VECTOR * term_vec if use_terms else qvec)
+            sims = idx.cosines((1 - TERM_VECTOR) * qvec + TERM_VECTOR * term_vec if use_terms else qvec)
             n = min(CANDIDATES, len(sims))
             top = np.argpartition(-sims, n - 1)[:n]
             top = top[np.argsort(-sims[top])]

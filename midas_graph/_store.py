@@ -44,7 +44,7 @@ from ._types import Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -182,6 +182,20 @@ def document(who: str | None, text: str | None) -> str:
     about (or who said it) and the text. Questions name people; "I love
     hiking" alone does not say whose love it is."""
     return f"{who}: {text or ''}" if who else (text or "")
+
+
+#: Where an episode's text breaks into sentences: after . ! or ?, at a line
+#: break, and before a bracketed note such as a photo caption ("[photo: ...]").
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+(?=\[)")
+
+
+def sentence_documents(who: str | None, text: str | None) -> list[str]:
+    """The sentences of an episode as recall embeds them one by one (each a
+    :func:`document`), or none when fewer than two sentences of two words or
+    more: a sentence's own vector is not blurred by the rest of a long turn
+    (docs/recall.md)."""
+    parts = [p for p in _SENTENCE_BREAK.split(text or "") if len(p.split()) >= 2]
+    return [document(who, p) for p in parts] if len(parts) > 1 else []
 
 
 def fact_document(subject: str, attribute: str, value: Any, text: str | None) -> str:
@@ -495,14 +509,17 @@ class Store:
         return [row_to_entity(r) for r in rows]
 
     # -- episodes and vectors ------------------------------------------------------
-    def create_episode(self, ep: Episode, embedding: bytes | None) -> None:
+    def create_episode(self, ep: Episode, embedding: bytes | None, sentences: bytes | None = None) -> None:
+        """``sentences``: the float32 vectors of its sentences, concatenated
+        (empty when it has fewer than two; None: not computed)."""
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-            "expired_at: $inf, provenance: $prov, embedding: $emb})",
+            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
             {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
-             "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding)},
+             "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
+             "sent": _vec_text(sentences)},
         )
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
@@ -578,25 +595,26 @@ class Store:
 
     def set_vectors(self, label: str, vectors: dict[str, bytes]) -> None:
         """Store embeddings (float32 bytes) by id: ``FactVector`` rows (by fact
-        id, shared by all versions of a belief) or an Entity's name vector."""
+        id, shared by all versions of a belief), an Entity's name vector, or
+        an Episode's sentence vectors (``EpisodeSentences``)."""
         if not vectors:
             return
         if label == "FactVector":
             self._create_columnar("FactVector", {"id": list(vectors), "embedding": [_vec_text(v) for v in vectors.values()]})
-        elif label == "Entity":
-            self.q(
-                "UNWIND $rows AS r MATCH (e:Entity {id: r.id}) SET e.name_embedding = r.v",
-                {"rows": [{"id": k, "v": _vec_text(v)} for k, v in vectors.items()]},
-            )
-        else:
-            raise ValueError(label)
+            return
+        table, column = _VECTOR_COLUMNS[label]
+        self.q(
+            f"UNWIND $rows AS r MATCH (n:{table} {{id: r.id}}) SET n.{column} = r.v",
+            {"rows": [{"id": k, "v": _vec_text(v)} for k, v in vectors.items()]},
+        )
 
     def vectors(self, label: str, ids: Sequence[str]) -> dict[str, bytes]:
-        """Stored embeddings by id (``FactVector``, ``Episode``, ``Entity``)."""
+        """Stored embeddings by id (``FactVector``, ``Episode``, ``Entity``,
+        ``EpisodeSentences``); ids with none stored are left out."""
         if not ids:
             return {}
-        column = {"FactVector": "embedding", "Episode": "embedding", "Entity": "name_embedding"}[label]
-        rows = self.q(f"UNWIND $ids AS x MATCH (n:{label} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
+        table, column = _VECTOR_COLUMNS[label]
+        rows = self.q(f"UNWIND $ids AS x MATCH (n:{table} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
         return {i: _vec_bytes(v) for i, v in rows if v is not None}
 
     def entity_vectors(self, group_id: str) -> list[tuple[str, str, bytes | None]]:
@@ -775,10 +793,10 @@ class Store:
             pending, start = [i for i in pending if i in last], start + probe
         return out
 
-    def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str, str]]]:
+    def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str, str, str]]]:
         """(fact id, text) of every belief with a held version, and (episode id,
-        content, speaker) of every episode in the order they were said, of one
-        group: what recall indexes."""
+        text, speaker, content) of every episode in the order they were said,
+        of one group: what recall indexes (a text is a :func:`document`)."""
         facts = self.q(
             "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf "
             "RETURN DISTINCT f.id, f.subject, f.attribute, f.value, f.text",
@@ -791,7 +809,7 @@ class Store:
         episodes.sort(key=lambda r: (r[3], r[4], r[0]))
         facts.sort(key=lambda r: [str(x) for x in r])  # rankings must not depend on the engine's row order
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
-                [(i, document(s, c), s or "") for i, s, c, _, _ in episodes])
+                [(i, document(s, c), s or "", c or "") for i, s, c, _, _ in episodes])
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
         """Every stored version in the database, in a stable order (for export)."""
@@ -932,6 +950,13 @@ class Store:
                 "CREATE (a)-[:SUPERSEDED_BY]->(b)",
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
+
+
+#: Where each kind of stored vector lives: (table, column).
+_VECTOR_COLUMNS = {
+    "FactVector": ("FactVector", "embedding"), "Episode": ("Episode", "embedding"),
+    "Entity": ("Entity", "name_embedding"), "EpisodeSentences": ("Episode", "sentence_embeddings"),
+}
 
 
 def _vec_text(v: bytes | None) -> str | None:

@@ -53,17 +53,24 @@ def d(s: str) -> dt.datetime:
     return dt.datetime.fromisoformat(s).replace(tzinfo=UTC)
 
 
-def as_schema_1(db_path: str) -> None:
-    """Make a database look as schema version 1 left it: no
-    ``expired_by_episode`` column (so its rows read back null once the
-    column is added again) and version 1 in Meta."""
+#: The columns each schema version added: (table, column).
+_ADDED_IN = {2: ("Fact", "expired_by_episode"), 3: ("Episode", "sentence_embeddings")}
+
+
+def as_schema(db_path: str, version: int) -> None:
+    """Make a database look as schema ``version`` left it: the columns later
+    versions added are dropped (so their rows read back null once the
+    columns are added again) and ``version`` is in Meta."""
     from midas_graph._store import Store
 
     store = Store(db_path, ENGINE)
+    dropped = [(t, c) for v, (t, c) in _ADDED_IN.items() if v > version]
     with store.transaction():
-        store.q("ALTER TABLE Fact DROP expired_by_episode")
-        store.set_meta("schema_version", "1")
-    assert "expired_by_episode" not in {r[1] for r in store.q("CALL table_info('Fact') RETURN *")}
+        for table, column in dropped:
+            store.q(f"ALTER TABLE {table} DROP {column}")
+        store.set_meta("schema_version", str(version))
+    for table, column in dropped:
+        assert column not in {r[1] for r in store.q(f"CALL table_info('{table}') RETURN *")}
     store.close()
 
 

@@ -4,9 +4,10 @@ real database and models (the admin surface the Graphiti and MCP layers use)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, as_schema_1, d
+from conftest import ENGINE, as_schema, d
 
 from midas_graph import InvalidInputError, Memory, NotFoundError
+from midas_graph._store import SCHEMA_VERSION
 
 pytestmark = pytest.mark.engine
 
@@ -249,9 +250,9 @@ def test_removing_an_episode_stored_before_schema_2_gives_back_what_it_ended(mod
     with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
         mem.add_episode("I love hiking and chess.", speaker="Sam", reference_time="2024-01-01")
         quit_ = mem.add_episode("I don't like hiking anymore.", speaker="Sam", reference_time="2024-04-15")
-    as_schema_1(db_path)
+    as_schema(db_path, 1)
     with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
-        assert mem._store.schema_version == 2
+        assert mem._store.schema_version == SCHEMA_VERSION
         assert all(f.expired_by_episode is None for f in mem.history("Sam"))
         mem.remove_episode(quit_.episode.id)
         assert values(mem.current("Sam", "likes")) == ["chess", "hiking"]

@@ -7,9 +7,10 @@ from importlib import resources
 
 import numpy as np
 import pytest
-from conftest import ENGINE, StepClock
+from conftest import ENGINE, StepClock, as_schema
 
 from midas_graph import InvalidInputError, Memory, guard_reliance
+from midas_graph._store import SCHEMA_VERSION
 from midas_graph.models import count_tokens
 
 pytestmark = pytest.mark.engine
@@ -193,6 +194,40 @@ def test_the_vector_ranker_weighs_the_asked_words_apart_from_the_name(monkeypatc
         assert vector_rank() > 1
 
 
+def test_an_episode_is_split_into_sentences_for_its_vectors():
+    from midas_graph._store import sentence_documents
+
+    assert sentence_documents("Ana", "Hey Mel! I ran a charity race. [photo: a woman running]") == [
+        "Ana: Hey Mel!", "Ana: I ran a charity race.", "Ana: [photo: a woman running]"]
+    assert sentence_documents(None, "Line one here\nline two here") == ["Line one here", "line two here"]
+    # fewer than two sentences of two words or more: the episode's own vector is enough
+    assert sentence_documents("Ana", "Wow! That sounds great.") == []
+    assert sentence_documents("Ana", "") == []
+
+
+def test_the_vector_ranker_scores_a_long_turn_by_its_best_sentence(monkeypatch):
+    """One sentence about Bo's sister inside a long turn about other things:
+    the turn's single vector is blurred by the rest, its sentence is not."""
+    import midas_graph._recall as recall_mod
+
+    chat = [("Ana", "My week was long. The trains were late every morning and the office heating broke. "
+                    "We had three deadlines and a fire drill. Oh, and my sister became a nurse in Boston. "
+                    "The weekend was rainy so I stayed in and read."),
+            ("Bo", "Family news is the best news."), ("Ana", "My brother still works in retail."),
+            ("Bo", "What a busy week you had!"), ("Ana", "Nursing is a hard job, my aunt says.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": c, "speaker": s} for s, c in chat])
+
+        def vector_rank() -> int:  # among the episodes (the sister fact extracted from it ranks first)
+            hits = sorted((h for h in mem.recall("What does Ana's sister do for work?", k=10)
+                           if h.kind == "episode"), key=lambda h: h.why["vector"])
+            return next(r for r, h in enumerate(hits, 1) if "fire drill" in h.text)
+
+        assert vector_rank() == 1
+        monkeypatch.setattr(recall_mod, "SENTENCES", False)
+        assert vector_rank() > 1
+
+
 def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
     """Mel asking about Caro's adoption plans is not Mel's adoption plan: a
     turn grounds its speaker only outside its questions and its sentences
@@ -330,6 +365,29 @@ def test_facts_without_vectors_are_embedded_in_chunks_each_committed(monkeypatch
         assert len(mem._store.vectors("FactVector", [f.id for f in facts])) == 5
 
 
+def test_episodes_stored_before_schema_3_are_split_on_the_first_recall(db_path, monkeypatch):
+    import midas_graph._recall as recall_mod
+
+    monkeypatch.setattr(recall_mod, "VECTOR_CHUNK", 2)
+    turns = ["My sister became a nurse. She lives in Boston.", "Ok.", "I like green tea. I drink it daily.",
+             "We met in May. It rained all week. Then the sun came out."]
+    with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
+        ids = [r.episode.id for r in mem.add_episodes([{"content": t, "speaker": "Ana"} for t in turns])]
+        written = mem._store.vectors("EpisodeSentences", ids)
+    assert [len(written[i]) // (384 * 4) for i in ids] == [2, 0, 2, 3]
+    as_schema(db_path, 2)
+    with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
+        assert mem._store.schema_version == SCHEMA_VERSION
+        assert mem._store.vectors("EpisodeSentences", ids) == {}       # nothing stored for them yet
+        before = mem._store.generation
+        assert "Boston" in mem.recall("Where does Ana's sister live?", k=1)[0].text
+        assert mem._store.generation - before == 2                      # 4 episodes, 2 per commit
+        backfilled = mem._store.vectors("EpisodeSentences", ids)
+        for i in ids:  # the same sentences, embedded in another batch (int8 activations: not bit-equal)
+            a, b = (np.frombuffer(x[i], dtype=np.float32).reshape(-1, 384) for x in (written, backfilled))
+            assert a.shape == b.shape and (a.size == 0 or np.min(np.sum(a * b, axis=1)) > 0.99)
+
+
 def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
     """A rebuild reuses what the previous index holds; it must end where a
     fresh build ends (same documents, vectors and BM25 ranking)."""
@@ -337,7 +395,7 @@ def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
 
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         mem.add_episodes([{"content": c, "speaker": "Sam"} for c in
-                          ("I live in Berlin and work at Acme.", "My favorite food is ramen.")])
+                          ("I live in Berlin and work at Acme.", "My favorite food is ramen. I cook it weekly.")])
         rec = mem._recaller()
         rec.index("default")                                   # the index before the writes
         mem.add_episode("I moved my office to the Porto harbour.", speaker="Sam")
@@ -348,6 +406,9 @@ def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
         assert incremental.keys == fresh.keys and incremental.texts == fresh.texts
         assert ("fact", sailing.id) not in incremental.row
         assert np.array_equal(incremental.matrix, fresh.matrix)
+        assert [None if m is None else m.tolist() for m in incremental.sentences] == \
+            [None if m is None else m.tolist() for m in fresh.sentences]
+        assert sum(m is not None for m in fresh.sentences) == 1   # the ramen episode's two sentences
         assert incremental.tokens == fresh.tokens
         now = mem.now()
         for q in ("Where is Sam's office?", "chess", "Where does Sam live?"):

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, StepClock, as_schema_1, d
+from conftest import ENGINE, StepClock, as_schema, d
 
 from midas_graph import Memory
+from midas_graph._store import SCHEMA_VERSION
 
 pytestmark = pytest.mark.engine
 
@@ -162,9 +163,9 @@ def test_a_schema_1_database_is_upgraded_when_opened(db_path):
     with Memory(db_path, clock=clock, engine=ENGINE) as mem:
         berlin = mem.add_fact("Alice", "lives_in", "Berlin", valid_from="2020-01-01")
         lisbon = mem.add_fact("Alice", "lives_in", "Lisbon", valid_from="2023-01-01")
-    as_schema_1(db_path)
+    as_schema(db_path, 1)
     with Memory(db_path, clock=clock, engine=ENGINE) as mem:
-        assert mem._store.schema_version == 2 and mem._store.meta("schema_version") == "2"
+        assert mem._store.schema_version == SCHEMA_VERSION and mem._store.meta("schema_version") == str(SCHEMA_VERSION)
         columns = {r[1] for r in mem._store.q("CALL table_info('Fact') RETURN *")}
         assert "expired_by_episode" in columns
         # the old rows are all there, with nothing recorded in the new column
@@ -175,7 +176,7 @@ def test_a_schema_1_database_is_upgraded_when_opened(db_path):
         assert gone.status == "retracted" and gone.expired_by_episode is None
         assert values(mem.current("Alice")) == ["Berlin"]
     with Memory(db_path, clock=clock, engine=ENGINE) as mem:  # opening again changes nothing
-        assert mem._store.schema_version == 2
+        assert mem._store.schema_version == SCHEMA_VERSION
         assert values(mem.current("Alice")) == ["Berlin"]
 
 
