@@ -29,6 +29,7 @@ import numpy as np
 
 from ._query import QueryInfo, analyze
 from ._recall import Hit, _stemmer, _tokenize
+from ._store import alias_key
 from ._types import Episode, Fact
 
 #: An item covers the question's words without sharing one if its cosine with
@@ -44,8 +45,13 @@ OFF_FOCUS = 0.5
 #: All 10 LoCoMo conversations, category-5 abstain / categories 1-4 false
 #: abstain, with ECHO (rankers: TERM_VECTOR 0.5, SPEAKER_WEIGHT 0.3):
 #: 0.60 -> 0.516 / 0.096, 0.62 -> 0.536 / 0.103, 0.64 -> 0.558 / 0.110;
-#: with the shipped rankers, 0.60 -> 0.514 / 0.096.
-DOMINANCE = 0.60
+#: with the rankers of stop 11, 0.60 -> 0.514 / 0.096; with best-sentence
+#: recall vectors, 0.60 -> 0.511 / 0.097. With UNSAID: 0.55 -> 0.520 / 0.089,
+#: 0.57 -> 0.538 / 0.096, 0.58 -> 0.543 / 0.098, 0.59 -> 0.547 / 0.101,
+#: 0.60 -> 0.556 / 0.106. With UNSAID and ANY_OWN: 0.58 -> 0.543 / 0.088,
+#: 0.62 -> 0.574 / 0.097, 0.63 -> 0.583 / 0.100, 0.64 -> 0.590 / 0.102,
+#: 0.66 -> 0.599 / 0.106.
+DOMINANCE = 0.62
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
 OWN_WORDS = True
@@ -77,6 +83,22 @@ NAMED_FACT_FIRST = True
 #: its whole vector's. All 10 LoCoMo conversations, category-5 abstain / false
 #: abstain: 0.504 / 0.097 whole, 0.487 / 0.095 best sentence.
 CTX_SENTENCES = False
+#: Abstain when a noun the question takes as given (outside the phrase naming
+#: what it asks for, QueryInfo.given) was spoken of by others in the
+#: conversation but never by the asked person nor to them. All 10 LoCoMo
+#: conversations, category-5 abstain / false abstain (DOMINANCE 0.60): 0.511 /
+#: 0.097 without; 0.556 / 0.106 with; with every asked word instead of the
+#: given nouns 0.605 / 0.145 (0.536 / 0.104 when others said the word 3 times
+#: or more); with every noun 0.574 / 0.119. Offline, the rule fires on 30% of
+#: category-5 questions and 1.5% of categories 1-4.
+UNSAID = True
+#: Someone else's turn fits the asked words (for dominance) through its own
+#: sentences only, as the asked entity's does: a question the other speaker
+#: asks ("Do you ever swim at the lake?") is not their own lake. All 10 LoCoMo
+#: conversations with UNSAID, category-5 abstain / false abstain: 0.543 /
+#: 0.098 without at DOMINANCE 0.58; with it 0.543 / 0.088 at 0.58, 0.574 /
+#: 0.097 at 0.62, 0.599 / 0.106 at 0.66.
+ANY_OWN = True
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -161,6 +183,56 @@ def _echoed(idx, episode_id: str) -> frozenset[str]:
         return frozenset()
     own = _own_sentences(idx.texts[r - 1])[0]
     return frozenset(_tokenize([" ".join(own)])[0]) if own else frozenset()
+
+
+def _voiced(idx) -> dict[str, set[str]]:
+    """Per speaker (alias key), the terms of the group's conversation that are
+    theirs: what they said of themselves (outside questions and sentences
+    about the listener) and what the speaker before them asked them or said
+    about them ("What are you researching?"). Computed once per index; each
+    episode's split is kept for the next rebuild."""
+    if idx._voiced is None:
+        todo = [r for r, (kind, _) in enumerate(idx.keys) if kind == "episode" and idx.voice[r] is None]
+        parts: list[tuple[int, bool, str]] = []
+        for r in todo:
+            for part in _SENTENCE.split(idx.texts[r]):
+                parts.append((r, part.strip().endswith("?") or bool(_SECOND_PERSON.search(part)), part))
+        split: dict[int, tuple[set[str], set[str]]] = {r: (set(), set()) for r in todo}
+        for (r, to_listener, _), toks in zip(parts, _tokenize([p for _, _, p in parts])):
+            split[r][to_listener].update(toks)
+        for r, (own, asked) in split.items():
+            idx.voice[r] = (frozenset(own), frozenset(asked))
+        voiced: dict[str, set[str]] = {}
+        prev = None
+        for r, (kind, i) in enumerate(idx.keys):
+            if kind != "episode":
+                continue
+            who = idx.speakers.get(i)
+            own, asked = idx.voice[r]
+            if who is not None:
+                voiced.setdefault(who, set()).update(own)
+                if prev is not None and prev != who:
+                    voiced.setdefault(prev, set()).update(asked)
+            prev = who
+        idx._voiced = voiced
+    return idx._voiced
+
+
+def _unsaid(idx, group_id: str, nouns: tuple[str, ...], focus) -> list[str]:
+    """The ``nouns`` a question takes as given that someone else in the
+    conversation spoke of but the asked entity never did nor was asked
+    about (empty when the asked entity is not a speaker of the group)."""
+    voiced = _voiced(idx)
+    keys = {alias_key(group_id, n) for e in focus for n in (e.name, *e.aliases)}
+    mine = [voiced[k] for k in keys if k in voiced]
+    if not mine:
+        return []
+    others = [c for k, c in voiced.items() if k not in keys]
+    out = []
+    for noun, stems in zip(nouns, _tokenize(list(nouns))):
+        if stems and all(any(t in c for c in others) and not any(t in c for c in mine) for t in stems):
+            out.append(noun)
+    return out
 
 
 def _when(dt: _dt.datetime | None) -> str:
@@ -268,13 +340,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         toks = terms_of[text]
         return sum(idf.get(t, 0.0) for t in qstems if t in toks and t not in echoed) / qmass
 
-    def fit_of(h: Hit, own: bool) -> float:
+    def fit_of(h: Hit, own: bool, drop_echo: bool = True) -> float:
         c = cos(h, term_vec)
         c = h.score if c is None else c
         if not MIX_LEX:
             return c
         if own and h.kind == "episode":
-            echoed = _echoed(idx, h.id) if ECHO and qmass else frozenset()
+            echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
         return (1 - MIX_LEX) * c + MIX_LEX * lex(h.text)
 
@@ -291,7 +363,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         focus_fact_named = focus_fact_named or named
         if cov:
             # how well it speaks to the asked words, names left out of the question
-            fit = fit_of(h, own=False)
+            others_own = ANY_OWN and h.kind == "episode" and not about_focus(h, strict=True)
+            fit = fit_of(h, own=others_own, drop_echo=False)
             best_any = max(best_any, fit)
             if about_focus(h, strict=True) and (
                     h.kind == "fact" or not OWN_WORDS or _says_own(info, h.text)):
@@ -318,6 +391,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # "Isla's manager", her manager fact answers it even if "X is a product
     # manager" is closer in wording).
     grounded = focus_fact_named or (best_focus > 0 and best_focus >= DOMINANCE * best_any)
+    # ... and no thing the question takes as given was only ever spoken of by
+    # others (asked how often Caroline goes to the beach when only Melanie
+    # ever spoke of the beach).
+    unsaid: list[str] = []
+    if grounded and UNSAID and info.given and focus_ids and not focus_fact_named:
+        unsaid = _unsaid(idx, group_id, info.given, mem._store.entities_by_id(focus_ids))
+        grounded = not unsaid
     if not focus_ids and hits:
         best = max((c for h in hits if (c := cos(h, qvec)) is not None), default=0.0)
         grounded = best >= UNFOCUSED_COSINE
@@ -325,7 +405,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         what = " ".join(info.terms) or "this"
         who = ", ".join(info.names) or "anyone"
         near = [_item(h, s, sup, count_tokens, outdated) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
-        reason = (f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
+        reason = (f"{who} never spoke of {', '.join(unsaid)}; only others in the conversation did" if unsaid
+                  else f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
         if near and focus_ids:
             reason += f" (closest: {near[0].text[:80]}...)"
         return _abstain(query, info, budget_tokens, header, reason, near)

@@ -36,6 +36,9 @@ class QueryInfo:
     about_past: bool                  # "used to", "before", an explicit past date, ...
     first_person: bool
     labels: dict = field(default_factory=dict)  # name -> spaCy label
+    #: the nouns it takes as given, outside the phrase naming what it asks for
+    #: ("What *type* of pizza ... at the *party*?": party)
+    given: tuple[str, ...] = ()
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -54,7 +57,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     first = any(t.lower_ in _FIRST for t in doc)
     if first and speaker:
         names.setdefault(speaker, "PERSON")
-    terms, nouns = [], []
+    asked_for = _asked_for(doc)
+    terms, nouns, given = [], [], []
     for tok in doc:
         if tok.i in name_tokens or tok.is_stop or not tok.is_alpha or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
             continue
@@ -63,12 +67,40 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
             terms.append(lemma)
             if tok.pos_ == "NOUN":
                 nouns.append(lemma)
+                if tok.i not in asked_for:
+                    given.append(lemma)
     past = bool(_PAST_WORDS.search(text))
     if not past and now is not None:
         for ent in doc.ents:
             if ent.label_ == "DATE" and _mentions_past_year(ent.text, now):
                 past = True
-    return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names)
+    return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given))
+
+
+_WH = frozenset({"what", "which", "whose"})
+_HOW = frozenset({"many", "much"})
+_CATEGORY = frozenset({"kind", "type", "sort", "form", "variety", "genre", "brand", "style"})
+
+
+def _asked_for(doc) -> set[int]:
+    """Token indices of the phrase that names what a question asks for: the
+    words after "what" / "which" / "how many" ("which US *state*", "what
+    *kind* of *music*")."""
+    out: set[int] = set()
+    i, n = 0, len(doc)
+    while i < n:
+        t = doc[i]
+        start = (t.lower_ in _WH) or (t.lower_ == "how" and i + 1 < n and doc[i + 1].lower_ in _HOW)
+        if not start:
+            i += 1
+            continue
+        i += 2 if t.lower_ == "how" else 1
+        while i < n and doc[i].pos_ in ("ADJ", "NOUN", "PROPN", "NUM", "PUNCT", "SYM") and doc[i].lower_ not in ("?",):
+            out.add(i)
+            if (doc[i].lemma_.lower() in _CATEGORY and i + 1 < n and doc[i + 1].lower_ == "of"):
+                i += 1  # "kind of": the kind is what follows
+            i += 1
+    return out
 
 
 def _propn_span(doc, i: int):

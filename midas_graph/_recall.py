@@ -138,7 +138,11 @@ class _Index:
     speakers: dict[str, str] = field(default_factory=dict)  # episode id -> alias key of its speaker
     #: per row, an episode's sentence vectors (None: scored by its ``matrix`` row alone)
     sentences: list[np.ndarray | None] = field(default_factory=list)
+    #: per row, an episode's (own terms, terms put to its listener), filled on
+    #: first use by context assembly (_context._voiced) and reused by rebuilds
+    voice: list[tuple[frozenset[str], frozenset[str]] | None] = field(default_factory=list)
     _idf: dict[str, float] | None = field(default=None, repr=False)
+    _voiced: dict[str, set[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         rows = [r for r, m in enumerate(self.sentences) if m is not None and len(m)]
@@ -234,6 +238,7 @@ class Recaller:
         speakers = {i: alias_key(group_id, s) for i, _, s, _ in episodes if s}
         matrix = np.zeros((len(keys), 384), dtype=np.float32)
         sentences: list[np.ndarray | None] = [None] * len(keys)
+        voice: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(keys)
         tokens: list[list[str] | None] = [None] * len(keys)
         reused = [False] * len(keys)
         if prev is not None:
@@ -248,6 +253,8 @@ class Recaller:
                     reused[r] = True
                 if same and j < len(prev.tokens):
                     tokens[r] = prev.tokens[j]
+                if same and j < len(prev.voice):
+                    voice[r] = prev.voice[j]
         new_episodes = [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]]
         fvec = store.vectors("FactVector", [i for r, (kind, i) in enumerate(keys) if kind == "fact" and not reused[r]])
         evec = store.vectors("Episode", new_episodes)
@@ -292,7 +299,7 @@ class Recaller:
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
         index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
-                       speakers, sentences)
+                       speakers, sentences, voice)
         return index, commits
 
     def _embed_rows(self, matrix: np.ndarray, rows: list[int], texts: list[str]) -> list[bytes]:

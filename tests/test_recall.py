@@ -311,7 +311,71 @@ def test_echoing_the_other_speakers_words_does_not_ground_the_echoer(monkeypatch
         ok = mem.context("What did Caroline make in her pottery class?")
         assert not ok.abstain and "pottery" in ok.reason, ok.reason
         monkeypatch.setattr(context_mod, "ECHO", False)   # the rule is what abstains
+        monkeypatch.setattr(context_mod, "UNSAID", False)  # (Caroline never said "realize" either)
         assert not mem.context(asked).abstain
+
+
+def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatch):
+    """Only Melanie ever spoke of the beach: "How often does Caroline go to
+    the beach with her kids?" puts Melanie's detail on Caroline, although
+    Caroline's turn about going out with her kids is close in wording. A thing
+    the other speaker asked Caroline about (the lake) is hers to answer."""
+    import midas_graph._context as context_mod
+
+    chat = [("Melanie", "I went to the beach yesterday."),
+            ("Caroline", "Nice, I finished a painting of a sunset."),
+            ("Melanie", "Do you ever swim at the lake near you?"),
+            ("Caroline", "Yes, the lake is great, I go there every summer."),
+            ("Melanie", "My cat is sick again."),
+            ("Caroline", "I go out with my kids as often as I can, usually twice a month."),
+            ("Melanie", "I signed up for a pottery class.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                          for i, (s, c) in enumerate(chat)])
+        asked = "How often does Caroline go to the beach with her kids?"
+        ctx = mem.context(asked)
+        assert ctx.abstain and ctx.reason.startswith("Caroline never spoke of beach"), ctx.reason
+        assert mem.context("How often does Melanie go to the beach with her kids?").abstain  # her kids: never said
+        assert not mem.context("When does Caroline swim at the lake?").abstain
+        assert not mem.context("How often does Caroline go out with her kids?").abstain
+        monkeypatch.setattr(context_mod, "UNSAID", False)  # the rule is what abstains
+        assert not mem.context(asked).abstain
+
+
+def test_the_other_speakers_question_does_not_outweigh_the_answer(monkeypatch):
+    """Melanie's "Do you ever swim at the lake near you?" holds every asked
+    word of "When does Caroline swim at the lake?", but it is a question put
+    to Caroline, not Melanie's own lake: it does not dwarf Caroline's answer."""
+    import midas_graph._context as context_mod
+
+    chat = [("Melanie", "I went to the beach yesterday."),
+            ("Caroline", "Nice, I finished a painting of a sunset."),
+            ("Melanie", "Do you ever swim at the lake near you?"),
+            ("Caroline", "Yes, the lake is great, I go there every summer."),
+            ("Melanie", "My cat is sick again."),
+            ("Caroline", "I go out with my kids as often as I can, usually twice a month.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                          for i, (s, c) in enumerate(chat)])
+        asked = "When does Caroline swim at the lake?"
+        ctx = mem.context(asked)
+        assert not ctx.abstain and "the lake is great" in ctx.reason, ctx.reason
+        monkeypatch.setattr(context_mod, "ANY_OWN", False)  # the rule is what grounds it
+        assert mem.context(asked).abstain
+
+
+def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
+    from midas_graph._query import analyze
+    from midas_graph.models import load_spacy
+
+    nlp = load_spacy()
+    given = {q: analyze(q, nlp).given for q in (
+        "What type of beer does John like?", "Which US state was Sam travelling in?",
+        "What spice did Tim add to the soup?", "How many dogs came to the party?",
+        "How often does Caroline go to the beach?")}
+    assert given == {"What type of beer does John like?": (), "Which US state was Sam travelling in?": (),
+                     "What spice did Tim add to the soup?": ("soup",), "How many dogs came to the party?": ("party",),
+                     "How often does Caroline go to the beach?": ("beach",)}
 
 
 def test_a_belief_that_names_what_is_asked_is_in_the_context_whatever_its_wording(monkeypatch):
@@ -391,14 +455,15 @@ def test_episodes_stored_before_schema_3_are_split_on_the_first_recall(db_path, 
 def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
     """A rebuild reuses what the previous index holds; it must end where a
     fresh build ends (same documents, vectors and BM25 ranking)."""
+    from midas_graph._context import _voiced
     from midas_graph._recall import Recaller
 
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         mem.add_episodes([{"content": c, "speaker": "Sam"} for c in
                           ("I live in Berlin and work at Acme.", "My favorite food is ramen. I cook it weekly.")])
         rec = mem._recaller()
-        rec.index("default")                                   # the index before the writes
-        mem.add_episode("I moved my office to the Porto harbour.", speaker="Sam")
+        _voiced(rec.index("default"))                          # the index before the writes, its split kept
+        mem.add_episode("Do you like Porto? I moved my office to the Porto harbour.", speaker="Sam")
         sailing = mem.add_fact("Sam", "likes", "sailing", text="Sam took up sailing.")
         mem.add_fact("Sam", "likes", "chess", text="Sam plays chess on Sundays.")
         mem.retract(sailing.id)                                # a belief leaves the index
@@ -408,8 +473,10 @@ def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
         assert np.array_equal(incremental.matrix, fresh.matrix)
         assert [None if m is None else m.tolist() for m in incremental.sentences] == \
             [None if m is None else m.tolist() for m in fresh.sentences]
-        assert sum(m is not None for m in fresh.sentences) == 1   # the ramen episode's two sentences
+        assert sum(m is not None for m in fresh.sentences) == 2   # the ramen and the Porto episodes
         assert incremental.tokens == fresh.tokens
+        assert sum(v is not None for v in incremental.voice) == 2  # reused from before the writes
+        assert _voiced(incremental) == _voiced(fresh) and incremental.voice == fresh.voice
         now = mem.now()
         for q in ("Where is Sam's office?", "chess", "Where does Sam live?"):
             assert [h.id for h in rec.recall(q, k=5, valid_at=now, known_at=now, group_id="default")] == \
