@@ -36,8 +36,8 @@ class QueryInfo:
     about_past: bool                  # "used to", "before", an explicit past date, ...
     first_person: bool
     labels: dict = field(default_factory=dict)  # name -> spaCy label
-    #: the nouns it takes as given, outside the phrase naming what it asks for
-    #: ("What *type* of pizza ... at the *party*?": party)
+    #: the nouns it takes as given, as written, outside the phrase naming what
+    #: it asks for ("What *type* of pizza ... at the *parties*?": parties)
     given: tuple[str, ...] = ()
 
 
@@ -67,8 +67,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
             terms.append(lemma)
             if tok.pos_ == "NOUN":
                 nouns.append(lemma)
-                if tok.i not in asked_for:
-                    given.append(lemma)
+                if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
+                    given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
     past = bool(_PAST_WORDS.search(text))
     if not past and now is not None:
         for ent in doc.ents:

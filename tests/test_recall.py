@@ -371,10 +371,10 @@ def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
     nlp = load_spacy()
     given = {q: analyze(q, nlp).given for q in (
         "What type of beer does John like?", "Which US state was Sam travelling in?",
-        "What spice did Tim add to the soup?", "How many dogs came to the party?",
+        "What spice did Tim add to the soups?", "How many dogs came to the party?",
         "How often does Caroline go to the beach?")}
     assert given == {"What type of beer does John like?": (), "Which US state was Sam travelling in?": (),
-                     "What spice did Tim add to the soup?": ("soup",), "How many dogs came to the party?": ("party",),
+                     "What spice did Tim add to the soups?": ("soups",), "How many dogs came to the party?": ("party",),
                      "How often does Caroline go to the beach?": ("beach",)}
 
 
