@@ -218,21 +218,24 @@ def _voiced(idx) -> dict[str, set[str]]:
     return idx._voiced
 
 
-def _unsaid(idx, group_id: str, nouns: tuple[str, ...], focus) -> list[str]:
+def _unsaid(idx, group_id: str, nouns: tuple[str, ...], focus) -> tuple[list[str], list[str]]:
     """The ``nouns`` a question takes as given that someone else in the
-    conversation spoke of but the asked entity never did nor was asked
-    about (empty when the asked entity is not a speaker of the group)."""
+    conversation spoke of but the asked entities never did nor were asked
+    about, and the names of those of them who speak in the group (nothing
+    when none does)."""
     voiced = _voiced(idx)
-    keys = {alias_key(group_id, n) for e in focus for n in (e.name, *e.aliases)}
-    mine = [voiced[k] for k in keys if k in voiced]
-    if not mine:
-        return []
-    others = [c for k, c in voiced.items() if k not in keys]
+    keys = {e.name: {alias_key(group_id, n) for n in (e.name, *e.aliases)} for e in focus}
+    speakers = [name for name, ks in keys.items() if ks & voiced.keys()]
+    if not speakers:
+        return [], []
+    focus_keys = set().union(*keys.values())
+    mine = [voiced[k] for k in focus_keys if k in voiced]
+    others = [c for k, c in voiced.items() if k not in focus_keys]
     out = []
     for noun, stems in zip(nouns, _tokenize(list(nouns))):
         if stems and all(any(t in c for c in others) and not any(t in c for c in mine) for t in stems):
             out.append(noun)
-    return out
+    return out, speakers
 
 
 def _when(dt: _dt.datetime | None) -> str:
@@ -395,8 +398,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # others (asked how often Caroline goes to the beach when only Melanie
     # ever spoke of the beach).
     unsaid: list[str] = []
+    speakers: list[str] = []
     if grounded and UNSAID and info.given and focus_ids and not focus_fact_named:
-        unsaid = _unsaid(idx, group_id, info.given, mem._store.entities_by_id(focus_ids))
+        unsaid, speakers = _unsaid(idx, group_id, info.given, mem._store.entities_by_id(focus_ids))
         grounded = not unsaid
     if not focus_ids and hits:
         best = max((c for h in hits if (c := cos(h, qvec)) is not None), default=0.0)
@@ -405,7 +409,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         what = " ".join(info.terms) or "this"
         who = ", ".join(info.names) or "anyone"
         near = [_item(h, s, sup, count_tokens, outdated) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
-        reason = (f"{who} never spoke of {', '.join(unsaid)}; only others in the conversation did" if unsaid
+        reason = (f"{' and '.join(speakers)} never spoke of {', '.join(unsaid)}; only others in the conversation did"
+                  if unsaid
                   else f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
         if near and focus_ids:
             reason += f" (closest: {near[0].text[:80]}...)"
