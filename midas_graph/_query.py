@@ -86,8 +86,10 @@ def _asked_for(doc) -> set[int]:
     """Token indices of the phrase that names what a question asks for: the
     words after "what" / "which" / "how many" ("which US *state*", "what
     *kind* of *music*")."""
-    out: set[int] = set()
-    i, n = 0, len(doc)
+    n = len(doc)
+    # "favorite *style* of dance": a kind of something is asked for wherever it stands
+    out: set[int] = {t.i for t in doc if t.lemma_.lower() in _CATEGORY and t.i + 1 < n and doc[t.i + 1].lower_ == "of"}
+    i = 0
     while i < n:
         t = doc[i]
         start = (t.lower_ in _WH) or (t.lower_ == "how" and i + 1 < n and doc[i + 1].lower_ in _HOW)

@@ -372,10 +372,11 @@ def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
     given = {q: analyze(q, nlp).given for q in (
         "What type of beer does John like?", "Which US state was Sam travelling in?",
         "What spice did Tim add to the soups?", "How many dogs came to the party?",
-        "How often does Caroline go to the beach?")}
+        "How often does Caroline go to the beach?", "What is his favorite genre of movies?")}
     assert given == {"What type of beer does John like?": (), "Which US state was Sam travelling in?": (),
                      "What spice did Tim add to the soups?": ("soups",), "How many dogs came to the party?": ("party",),
-                     "How often does Caroline go to the beach?": ("beach",)}
+                     "How often does Caroline go to the beach?": ("beach",),
+                     "What is his favorite genre of movies?": ("movies",)}
 
 
 def test_a_belief_that_names_what_is_asked_is_in_the_context_whatever_its_wording(monkeypatch):
