@@ -186,14 +186,21 @@ def document(who: str | None, text: str | None) -> str:
 
 #: Where an episode's text breaks into sentences: after . ! or ?, at a line
 #: break, and before a bracketed note such as a photo caption ("[photo: ...]").
+#: Only an episode of at least this many words keeps sentence vectors: a
+#: short turn's own vector is focused enough. All 10 LoCoMo conversations,
+#: recall@10 with 0 / 20 / 30 / 40: 0.772 / 0.776 / 0.776 / 0.768; sentences
+#: embedded per turn 2.9 / 2.1 / 1.4; ingest 67 -> 77 turns/s from 0 to 30.
+SPLIT_MIN_WORDS = 30
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+(?=\[)")
 
 
 def sentence_documents(who: str | None, text: str | None) -> list[str]:
     """The sentences of an episode as recall embeds them one by one (each a
-    :func:`document`), or none when fewer than two sentences of two words or
-    more: a sentence's own vector is not blurred by the rest of a long turn
-    (docs/recall.md)."""
+    :func:`document`), or none when the text is under SPLIT_MIN_WORDS words
+    or has fewer than two sentences of two words or more: a sentence's own
+    vector is not blurred by the rest of a long turn (docs/recall.md)."""
+    if len((text or "").split()) < SPLIT_MIN_WORDS:
+        return []
     parts = [p for p in _SENTENCE_BREAK.split(text or "") if len(p.split()) >= 2]
     return [document(who, p) for p in parts] if len(parts) > 1 else []
 

@@ -194,10 +194,14 @@ def test_the_vector_ranker_weighs_the_asked_words_apart_from_the_name(monkeypatc
         assert vector_rank() > 1
 
 
-def test_an_episode_is_split_into_sentences_for_its_vectors():
+def test_an_episode_is_split_into_sentences_for_its_vectors(monkeypatch):
+    import midas_graph._store as store_mod
     from midas_graph._store import sentence_documents
 
-    assert sentence_documents("Ana", "Hey Mel! I ran a charity race. [photo: a woman running]") == [
+    short = "Hey Mel! I ran a charity race. [photo: a woman running]"
+    assert sentence_documents("Ana", short) == []          # a short turn's own vector is enough
+    monkeypatch.setattr(store_mod, "SPLIT_MIN_WORDS", 0)
+    assert sentence_documents("Ana", short) == [
         "Ana: Hey Mel!", "Ana: I ran a charity race.", "Ana: [photo: a woman running]"]
     assert sentence_documents(None, "Line one here\nline two here") == ["Line one here", "line two here"]
     # fewer than two sentences of two words or more: the episode's own vector is enough
@@ -432,8 +436,10 @@ def test_facts_without_vectors_are_embedded_in_chunks_each_committed(monkeypatch
 
 def test_episodes_stored_before_schema_3_are_split_on_the_first_recall(db_path, monkeypatch):
     import midas_graph._recall as recall_mod
+    import midas_graph._store as store_mod
 
     monkeypatch.setattr(recall_mod, "VECTOR_CHUNK", 2)
+    monkeypatch.setattr(store_mod, "SPLIT_MIN_WORDS", 0)   # short turns, split all the same
     turns = ["My sister became a nurse. She lives in Boston.", "Ok.", "I like green tea. I drink it daily.",
              "We met in May. It rained all week. Then the sun came out."]
     with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
@@ -453,9 +459,12 @@ def test_episodes_stored_before_schema_3_are_split_on_the_first_recall(db_path, 
             assert a.shape == b.shape and (a.size == 0 or np.min(np.sum(a * b, axis=1)) > 0.99)
 
 
-def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch():
+def test_an_index_rebuilt_after_writes_equals_one_built_from_scratch(monkeypatch):
     """A rebuild reuses what the previous index holds; it must end where a
     fresh build ends (same documents, vectors and BM25 ranking)."""
+    import midas_graph._store as store_mod
+
+    monkeypatch.setattr(store_mod, "SPLIT_MIN_WORDS", 0)   # short turns, split all the same
     from midas_graph._context import _voiced
     from midas_graph._recall import Recaller
 
