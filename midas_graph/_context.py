@@ -78,11 +78,6 @@ ECHO = True
 #: attribute's words or a third of the asked words' IDF mass) scores at least
 #: as the best hit before weighting.
 NAMED_FACT_FIRST = True
-#: Whether an episode's cosines with the asked words, for coverage and
-#: grounding, are its best sentence's (as recall's vector ranker) rather than
-#: its whole vector's. All 10 LoCoMo conversations, category-5 abstain / false
-#: abstain: 0.504 / 0.097 whole, 0.487 / 0.095 best sentence.
-CTX_SENTENCES = False
 #: Abstain when a noun the question takes as given (outside the phrase naming
 #: what it asks for, QueryInfo.given) was spoken of by others in the
 #: conversation but never by the asked person nor to them. All 10 LoCoMo
@@ -154,11 +149,16 @@ _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
+def _to_listener(sentence: str) -> bool:
+    """A question, or a sentence about the listener ("your", "you")."""
+    return sentence.strip().endswith("?") or bool(_SECOND_PERSON.search(sentence))
+
+
 def _own_sentences(text: str) -> tuple[list[str], int]:
     """A turn's sentences that are neither questions nor about the listener,
     and how many sentences it has."""
     parts = _SENTENCE.split(text)
-    own = [p for p in parts if not p.strip().endswith("?") and not _SECOND_PERSON.search(p)]
+    own = [p for p in parts if not _to_listener(p)]
     return own, len(parts)
 
 
@@ -196,7 +196,7 @@ def _voiced(idx) -> dict[str, set[str]]:
         parts: list[tuple[int, bool, str]] = []
         for r in todo:
             for part in _SENTENCE.split(idx.texts[r]):
-                parts.append((r, part.strip().endswith("?") or bool(_SECOND_PERSON.search(part)), part))
+                parts.append((r, _to_listener(part), part))
         split: dict[int, tuple[set[str], set[str]]] = {r: (set(), set()) for r in todo}
         for (r, to_listener, _), toks in zip(parts, _tokenize([p for _, _, p in parts])):
             split[r][to_listener].update(toks)
@@ -295,7 +295,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     idx = recaller.index(group_id)  # one snapshot: vectors, the IDF and the turn order (echoes)
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
-        return None if v is None else idx.cosine((h.kind, h.id), v, sentences=CTX_SENTENCES)
+        # the whole turn's vector, not its best sentence's as in recall: over all 10
+        # LoCoMo conversations the best sentence lowered category-5 abstention
+        # from 0.504 to 0.487 (false abstain 0.097 / 0.095; docs/recall.md)
+        return None if v is None else idx.whole_cosine((h.kind, h.id), v)
 
     def about_focus(h: Hit, strict: bool = False) -> bool:
         """A fact about a focus entity, or an episode it said (``strict``) or

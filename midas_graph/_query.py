@@ -97,7 +97,7 @@ def _asked_for(doc) -> set[int]:
             i += 1
             continue
         i += 2 if t.lower_ == "how" else 1
-        while i < n and doc[i].pos_ in ("ADJ", "NOUN", "PROPN", "NUM", "PUNCT", "SYM") and doc[i].lower_ not in ("?",):
+        while i < n and doc[i].pos_ in ("ADJ", "NOUN", "PROPN", "NUM", "PUNCT", "SYM") and doc[i].lower_ != "?":
             out.add(i)
             if (doc[i].lemma_.lower() in _CATEGORY and i + 1 < n and doc[i + 1].lower_ == "of"):
                 i += 1  # "kind of": the kind is what follows

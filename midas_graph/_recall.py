@@ -151,14 +151,11 @@ class _Index:
         self._sent_matrix = (np.concatenate([self.sentences[r] for r in rows]) if rows  # type: ignore[misc]
                              else np.zeros((0, self.matrix.shape[1]), dtype=np.float32))
 
-    def cosine(self, key: tuple[str, str], v: np.ndarray, *, sentences: bool = True) -> float | None:
-        """One document's cosine with ``v`` (its best sentence's, as :meth:`cosines`
-        when ``sentences``); None when it is not in the index."""
+    def whole_cosine(self, key: tuple[str, str], v: np.ndarray) -> float | None:
+        """One document's cosine with ``v`` by its own vector (not its best
+        sentence's, as :meth:`cosines`); None when it is not in the index."""
         r = self.row.get(key)
-        if r is None:
-            return None
-        block = self.sentences[r] if SENTENCES and sentences and self.sentences else None
-        return float(np.max(block @ v)) if block is not None else float(self.matrix[r] @ v)
+        return None if r is None else float(self.matrix[r] @ v)
 
     def cosines(self, v: np.ndarray) -> np.ndarray:
         """The cosine of every document with ``v``; an episode of several
@@ -276,8 +273,8 @@ class Recaller:
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
             commits += self._keep_vectors(missing, "FactVector", "facts embedded", lambda rows: {
                 keys[r][1]: v for r, v in zip(rows, self._embed_rows(matrix, rows, [texts[r] for r in rows]))})
+        nf = len(facts)
         if unsplit:  # episodes stored before schema version 3: split and embed them once, keep them
-            nf = len(facts)
             commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences",
                                           lambda rows: self._embed_sentences(rows, keys, episodes, nf, sentences))
         fresh = [r for r, t in enumerate(tokens) if t is None]
@@ -289,7 +286,6 @@ class Recaller:
             # ("Yes, adoption agencies!") carries the question's words. On LoCoMo
             # conv-26 one message lifted recall@10 from 0.60 to 0.70 (docs/recall.md);
             # the same for the vectors did not help and blurred abstention.
-            nf = len(facts)
             corpus = tokens[:nf] + [
                 tokens[nf + j] + [w for i in range(max(0, j - CONTEXT_TURNS), j) for w in tokens[nf + i]]
                 + [w for i in range(j + 1, min(len(episodes), j + 1 + NEXT_TURNS)) for w in tokens[nf + i]]
