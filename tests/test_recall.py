@@ -16,6 +16,21 @@ from midas_graph.models import count_tokens
 pytestmark = pytest.mark.engine
 
 
+def _add_chat(mem, chat: list[tuple[str, str]]) -> None:
+    """(speaker, text) turns, one a day from 2023-06-01."""
+    mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+                      for i, (s, c) in enumerate(chat)])
+
+
+#: Melanie speaks of the beach and asks Caroline about the lake.
+_LAKE_CHAT = [("Melanie", "I went to the beach yesterday."),
+              ("Caroline", "Nice, I finished a painting of a sunset."),
+              ("Melanie", "Do you ever swim at the lake near you?"),
+              ("Caroline", "Yes, the lake is great, I go there every summer."),
+              ("Melanie", "My cat is sick again."),
+              ("Caroline", "I go out with my kids as often as I can, usually twice a month.")]
+
+
 @pytest.fixture(scope="module")
 def sam():
     from midas_graph.models import default_embedder, default_nli
@@ -182,8 +197,7 @@ def test_the_vector_ranker_weighs_the_asked_words_apart_from_the_name(monkeypatc
             ("Mel", "I signed up for a pottery class and a salsa course."),
             ("Caroline", "Mel, you always surprise me!"), ("Mel", "My car broke down again.")]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, chat)
 
         def vector_rank() -> int:
             hits = mem.recall("What hobbies does Mel have?", k=8)
@@ -241,8 +255,7 @@ def test_asking_the_listener_about_a_thing_does_not_make_it_the_askers():
                 ("Mel", "That's wonderful! How is your adoption research going? Are the agencies helpful?"),
                 ("Caro", "Slowly, but the agencies have been kind."),
                 ("Mel", "I went camping with my kids last weekend.")]
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, chat)
         assert mem.context("What are Mel's plans for adoption?").abstain
         assert not mem.context("What are Caro's plans for adoption?").abstain
         assert not mem.context("Where did Mel go camping?").abstain
@@ -262,8 +275,7 @@ def test_the_asked_persons_own_turn_outranks_the_same_words_said_by_another(monk
                 ("Ana", "The concert on Friday was loud."), ("Bo", "My cat knocked over a plant."),
                 ("Ana", "Work has been busy with the product launch."),
                 ("Bo", "I started reading a novel about pirates.")]
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, chat)
         hits = mem.recall("When did Ana take the train to Vienna?", k=3)
         assert hits[0].text.startswith("In spring"), [h.text for h in hits]
         monkeypatch.setattr(recall_mod, "SPEAKER_WEIGHT", 0.0)
@@ -284,8 +296,7 @@ def test_reacting_to_someone_elses_event_does_not_ground_the_reactor():
                              "realize anything?"),
                 ("Caroline", "I spent the weekend painting a sunset for my art show."),
                 ("Melanie", "My kids loved the museum trip.")]
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, chat)
         ctx = mem.context("What did Caroline realize after her charity race?")
         assert ctx.abstain, ctx.reason
         ok = mem.context("What did Melanie realize after her charity race?")
@@ -306,8 +317,7 @@ def test_echoing_the_other_speakers_words_does_not_ground_the_echoer(monkeypatch
             ("Caroline", "The pottery class was great, I made a blue bowl."),
             ("Melanie", "My kids loved the museum trip.")]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, chat)
         asked = "What did Caroline realize after her charity race?"
         ctx = mem.context(asked)
         assert ctx.abstain, ctx.reason
@@ -326,16 +336,8 @@ def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatc
     the other speaker asked Caroline about (the lake) is hers to answer."""
     import midas_graph._context as context_mod
 
-    chat = [("Melanie", "I went to the beach yesterday."),
-            ("Caroline", "Nice, I finished a painting of a sunset."),
-            ("Melanie", "Do you ever swim at the lake near you?"),
-            ("Caroline", "Yes, the lake is great, I go there every summer."),
-            ("Melanie", "My cat is sick again."),
-            ("Caroline", "I go out with my kids as often as I can, usually twice a month."),
-            ("Melanie", "I signed up for a pottery class.")]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, [*_LAKE_CHAT, ("Melanie", "I signed up for a pottery class.")])
         asked = "How often does Caroline go to the beach with her kids?"
         ctx = mem.context(asked)
         assert ctx.abstain and ctx.reason.startswith("Caroline never spoke of beach"), ctx.reason
@@ -352,15 +354,8 @@ def test_the_other_speakers_question_does_not_outweigh_the_answer(monkeypatch):
     to Caroline, not Melanie's own lake: it does not dwarf Caroline's answer."""
     import midas_graph._context as context_mod
 
-    chat = [("Melanie", "I went to the beach yesterday."),
-            ("Caroline", "Nice, I finished a painting of a sunset."),
-            ("Melanie", "Do you ever swim at the lake near you?"),
-            ("Caroline", "Yes, the lake is great, I go there every summer."),
-            ("Melanie", "My cat is sick again."),
-            ("Caroline", "I go out with my kids as often as I can, usually twice a month.")]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
-                          for i, (s, c) in enumerate(chat)])
+        _add_chat(mem, _LAKE_CHAT)
         asked = "When does Caroline swim at the lake?"
         ctx = mem.context(asked)
         assert not ctx.abstain and "the lake is great" in ctx.reason, ctx.reason
