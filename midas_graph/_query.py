@@ -39,6 +39,9 @@ class QueryInfo:
     #: the nouns it takes as given, as written, outside the phrase naming what
     #: it asks for ("What *type* of pizza ... at the *parties*?": parties)
     given: tuple[str, ...] = ()
+    #: the given nouns with the word before them that narrows them, as written
+    #: ("art show", "hand-painted bowl"): a modifier noun or adjective
+    given_pairs: tuple[str, ...] = ()
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -69,14 +72,21 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
                     given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
+    pairs = [f"{tok.text} {nxt.text}".lower() for tok, nxt in zip(doc, doc[1:])
+             if nxt.pos_ == "NOUN" and nxt.lower_ in given and nxt.i not in asked_for
+             and tok.pos_ in ("ADJ", "NOUN") and not tok.is_stop and tok.i not in name_tokens
+             and tok.lower_ not in _NOT_NARROWING]
     past = bool(_PAST_WORDS.search(text))
     if not past and now is not None:
         for ent in doc.ents:
             if ent.label_ == "DATE" and _mentions_past_year(ent.text, now):
                 past = True
-    return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given))
+    return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
+                     tuple(dict.fromkeys(pairs)))
 
 
+#: "favorite book" is a book the asker likes best, not a kind of book someone spoke of
+_NOT_NARROWING = frozenset({"favorite", "favourite"})
 _WH = frozenset({"what", "which", "whose"})
 _HOW = frozenset({"many", "much"})
 _CATEGORY = frozenset({"kind", "type", "sort", "form", "variety", "genre", "brand", "style"})

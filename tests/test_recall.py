@@ -348,6 +348,30 @@ def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatc
         assert not mem.context(asked).abstain
 
 
+def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeypatch):
+    """Melanie spoke of a book and of a club, but only Caroline of a *book
+    club*: "Which novel did Melanie pick for her book club?" puts Caroline's
+    club on Melanie, though each word alone is Melanie's too. (Caroline's
+    lines fitting the question better also abstain; that rule is off here.)"""
+    import midas_graph._context as context_mod
+
+    monkeypatch.setattr(context_mod, "DOMINANCE", 0.0)
+
+    chat = [("Caroline", "My book club picked a thriller this month, we meet on Friday."),
+            ("Melanie", "I just finished a great book about whales."),
+            ("Caroline", "I am a bit nervous about hosting, to be honest."),
+            ("Melanie", "My running club meets on Sundays, it keeps me sane.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "Which novel did Melanie pick for her book club?"
+        ctx = mem.context(asked)
+        assert ctx.abstain and ctx.reason.startswith("Melanie never spoke of book club"), ctx.reason
+        assert not mem.context("Which novel did Caroline pick for her book club?").abstain
+        assert not mem.context("When does Melanie's running club meet?").abstain
+        monkeypatch.setattr(context_mod, "UNSAID_PAIRS", False)  # the rule is what abstains
+        assert not mem.context(asked).abstain
+
+
 def test_the_other_speakers_question_does_not_outweigh_the_answer(monkeypatch):
     """Melanie's "Do you ever swim at the lake near you?" holds every asked
     word of "When does Caroline swim at the lake?", but it is a question put
@@ -376,6 +400,12 @@ def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
                      "What spice did Tim add to the soups?": ("soups",), "How many dogs came to the party?": ("party",),
                      "How often does Caroline go to the beach?": ("beach",),
                      "What is his favorite genre of movies?": ("movies",)}
+    pairs = {q: analyze(q, nlp).given_pairs for q in (
+        "Which novel did Melanie pick for her book club?", "What is Nate's favorite book about?",
+        "Which book club did Caroline join?", "Where did Jon go on his last business trip?")}
+    assert pairs == {"Which novel did Melanie pick for her book club?": ("book club",),
+                     "What is Nate's favorite book about?": (), "Which book club did Caroline join?": (),
+                     "Where did Jon go on his last business trip?": ("business trip",)}
 
 
 def test_a_belief_that_names_what_is_asked_is_in_the_context_whatever_its_wording(monkeypatch):
