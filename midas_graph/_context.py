@@ -214,6 +214,7 @@ def _voiced(idx) -> dict[str, set[str]]:
         for r, (own, asked) in split.items():
             idx.voice[r] = (frozenset(own), frozenset(asked))
         voiced: dict[str, set[str]] = {}
+        named = _speaker_names(set(idx.speakers.values()))
         prev = None
         for r, (kind, i) in enumerate(idx.keys):
             if kind != "episode":
@@ -222,11 +223,41 @@ def _voiced(idx) -> dict[str, set[str]]:
             own, asked = idx.voice[r]
             if who is not None:
                 voiced.setdefault(who, set()).update(own)
-                if prev is not None and prev != who:
-                    voiced.setdefault(prev, set()).update(asked)
+                to = _addressee(idx.texts[r], who, prev, named) if asked else None
+                if to is not None:
+                    voiced.setdefault(to, set()).update(asked)
             prev = who
         idx._voiced = voiced
     return idx._voiced
+
+
+def _speaker_names(keys: set[str]) -> tuple[re.Pattern | None, dict[str, str]]:
+    """A pattern matching the speakers' first names, and each name's speaker
+    (alias key; names are case-folded there); a first name two speakers share
+    is left out."""
+    by_first: dict[str, str | None] = {}
+    for key in keys:
+        first = key.split("\x1f", 1)[-1].split(" ")[0]
+        if len(first) > 1:
+            by_first[first] = None if first in by_first else key
+    names = {n: k for n, k in by_first.items() if k is not None}
+    if not names:
+        return None, {}
+    # capitalised, as a name is written: "will" is not Will
+    alts = "|".join(re.escape(n[:1].upper() + n[1:]) for n in sorted(names, key=len, reverse=True))
+    return re.compile(r"\b(" + alts + r")\b"), names
+
+
+def _addressee(text: str, who: str, prev: str | None, named) -> str | None:
+    """Whom a turn's questions and sentences about "you" are put to: the one
+    other speaker it names ("Jon, how was Paris?"), else the speaker before it
+    (in a chat of two, the same; in a group chat, the name decides)."""
+    pattern, names = named
+    if pattern is not None:
+        others = {names[m.casefold()] for m in pattern.findall(text)} - {who}
+        if len(others) == 1:
+            return others.pop()
+    return prev if prev != who else None
 
 
 def _unsaid(idx, group_id: str, nouns: tuple[str, ...], focus) -> tuple[list[str], list[str]]:
@@ -306,6 +337,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     focus_speakers = {e.name.casefold() for e in mem._store.entities_by_id(focus_ids)} if focus_ids else set()
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
     idx = recaller.index(group_id)  # one snapshot: vectors, the IDF and the turn order (echoes)
+    # asked only about someone or something that never speaks in the group (a
+    # pet, a third person): the turns that mention it are what it is known by
+    silent = bool(focus_ids) and not (
+        {alias_key(group_id, n) for n in focus_names | focus_speakers} & set(idx.speakers.values()))
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10
@@ -316,7 +351,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     def about_focus(h: Hit, strict: bool = False) -> bool:
         """A fact about a focus entity, or an episode it said (``strict``) or
         that mentions it. Grounding is strict: in "Caroline, I ran a charity
-        race!" the race is not Caroline's."""
+        race!" the race is not Caroline's (unless no asked entity speaks)."""
         if not focus_ids:
             return True
         if h.fact is not None:
@@ -324,7 +359,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         e = h.episode
         if e.speaker.casefold() in focus_names or e.speaker.casefold() in focus_speakers:
             return True
-        return not strict and any(e.id in s for s in mention_sets.values())
+        return (not strict or silent) and any(e.id in s for s in mention_sets.values())
 
     def item_words(h: Hit) -> str:
         if h.fact is None:

@@ -372,6 +372,36 @@ def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeyp
         assert not mem.context(asked).abstain
 
 
+def test_in_a_group_chat_a_question_is_put_to_the_one_it_names(monkeypatch):
+    """Cara asks "Ann, do you still swim at the lake?" right after Bob spoke:
+    the lake is put to Ann, not to Bob, so Bob never spoke of a lake."""
+    import midas_graph._context as context_mod
+
+    monkeypatch.setattr(context_mod, "DOMINANCE", 0.0)  # the rule of a better fit elsewhere is not tested here
+    chat = [("Ann", "I swim at the lake every morning before work."),
+            ("Bob", "I love swimming in the pond near my house."),
+            ("Cara", "Ann, do you still swim at the lake in winter?"),
+            ("Ann", "Yes, the lake is freezing but lovely.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("When does Bob swim at the lake?")
+        assert ctx.abstain and ctx.reason.startswith("Bob never spoke of lake"), ctx.reason
+        assert not mem.context("When does Ann swim at the lake?").abstain
+
+
+def test_someone_who_never_speaks_is_known_by_the_turns_that_mention_them():
+    """Max, Melanie's dog, never speaks: "What does Max love?" is grounded by
+    Melanie's turn about him, and what no turn says of him still abstains."""
+    chat = [("Melanie", "Max was so happy at the river today, what a sweet old boy."),
+            ("Caroline", "Dogs are so loyal and full of life."),
+            ("Melanie", "Max, my old dog, still loves his long walks in the park.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("What does Max love?")
+        assert not ctx.abstain and "long walks" in ctx.reason, ctx.reason
+        assert mem.context("What is Max's favorite toy?").abstain
+
+
 def test_the_other_speakers_question_does_not_outweigh_the_answer(monkeypatch):
     """Melanie's "Do you ever swim at the lake near you?" holds every asked
     word of "When does Caroline swim at the lake?", but it is a question put
