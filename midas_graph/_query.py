@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
+from . import _timeexpr
 
 _FIRST = frozenset("i me my mine myself we us our ours".split())
 _UNUSED_PIPES = ["parser"]
@@ -42,6 +43,9 @@ class QueryInfo:
     #: the given nouns with the word before them that narrows them, as written
     #: ("art show", "hand-painted bowl"): a modifier noun or adjective
     given_pairs: tuple[str, ...] = ()
+    #: the calendar spans of the dates it names ("in October 2023", "last week": as of
+    #: ``now``, in the past; without ``now`` only dates with a year)
+    dates: tuple[tuple[_dt.datetime, _dt.datetime], ...] = ()
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -81,8 +85,14 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
         for ent in doc.ents:
             if ent.label_ == "DATE" and _mentions_past_year(ent.text, now):
                 past = True
+    dates = []
+    for ent in doc.ents:  # "in October 2023"; "last week", "in January": as of now, in the past
+        if ent.label_ == "DATE" and (now is not None or re.search(r"\b(19|20)\d\d\b", ent.text)):
+            ref = _timeexpr.resolve(ent.text, now or _dt.datetime.now(_dt.timezone.utc), -1)
+            if ref is not None:
+                dates.append((ref.start, ref.end))
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
-                     tuple(dict.fromkeys(pairs)))
+                     tuple(dict.fromkeys(pairs)), tuple(dates))
 
 
 #: "favorite book" is a book the asker likes best, not a kind of book someone spoke of

@@ -800,10 +800,12 @@ class Store:
             pending, start = [i for i in pending if i in last], start + probe
         return out
 
-    def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]], list[tuple[str, str, str, str]]]:
+    def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]],
+                                                      list[tuple[str, str, str, str, _dt.datetime]]]:
         """(fact id, text) of every belief with a held version, and (episode id,
-        text, speaker, content) of every episode in the order they were said,
-        of one group: what recall indexes (a text is a :func:`document`)."""
+        text, speaker, content, reference time) of every episode in the order
+        they were said, of one group: what recall indexes (a text is a
+        :func:`document`)."""
         facts = self.q(
             "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf "
             "RETURN DISTINCT f.id, f.subject, f.attribute, f.value, f.text",
@@ -816,7 +818,7 @@ class Store:
         episodes.sort(key=lambda r: (r[3], r[4], r[0]))
         facts.sort(key=lambda r: [str(x) for x in r])  # rankings must not depend on the engine's row order
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
-                [(i, document(s, c), s or "", c or "") for i, s, c, _, _ in episodes])
+                [(i, document(s, c), s or "", c or "", from_db(t)) for i, s, c, t, _ in episodes])
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
         """Every stored version in the database, in a stable order (for export)."""

@@ -123,6 +123,26 @@ def test_bad_arguments(sam):
         sam.recall("  ")
 
 
+def test_recall_favours_what_was_said_within_a_date_the_query_names(monkeypatch):
+    """Ann baked bread twice; asked about March 2024, the March turn ranks
+    first although the June one is newer and as close in wording."""
+    import midas_graph._recall as recall_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([
+            {"speaker": "Ann", "content": "I baked a loaf of rye bread today.", "reference_time": "2024-03-14T10:00"},
+            {"speaker": "Ann", "content": "I baked a loaf of sourdough bread today.", "reference_time": "2024-06-20T10:00"}])
+        asked = "What bread did Ann bake in March 2024?"
+        hits = mem.recall(asked, k=2)
+        assert "rye" in hits[0].text and hits[0].why["date"] == recall_mod.DATE_WEIGHT, [h.why for h in hits]
+        assert "date" not in hits[1].why
+        monkeypatch.setattr(recall_mod, "DATE_WEIGHT", 0.0)  # the bonus is what ranks it first
+        assert "sourdough" in mem.recall(asked, k=2)[0].text
+        monkeypatch.undo()
+        # a date without a year is placed before the query time (the clock says January 2025)
+        assert "rye" in mem.recall("What bread did Ann bake in March?", k=2)[0].text
+
+
 def test_recall_on_typed_facts_embeds_them_once(models_or_none=None):
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         mem.add_facts([("Kim", "employer", "Initech"), ("Kim", "lives_in", "Oslo"), ("Lee", "lives_in", "Rome")])
