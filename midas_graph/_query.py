@@ -88,7 +88,7 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     dates = []
     for ent in doc.ents:  # "in October 2023"; "last week", "in January": as of now, in the past
         if ent.label_ == "DATE" and (now is not None or re.search(r"\b(19|20)\d\d\b", ent.text)):
-            ref = _timeexpr.resolve(ent.text, now or _dt.datetime.now(_dt.timezone.utc), -1)
+            ref = _resolve_date(ent.text, now or _dt.datetime.now(_dt.timezone.utc))
             if ref is not None:
                 dates.append((ref.start, ref.end))
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
@@ -137,6 +137,21 @@ def _propn_span(doc, i: int):
 def _clean(name: str) -> str:
     name = re.sub(r"['’]s$", "", name.strip())
     return re.sub(r"^(the|a|an)\s+", "", name, flags=re.I)
+
+
+_DATED = re.compile(r"(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+                    r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?\s*(?:19|20)\d\d", re.I)
+
+
+def _resolve_date(text: str, now: _dt.datetime):
+    """A date the question names, in the past of ``now``; for a phrase the
+    resolver does not know ("the first weekend of October 2023", "the week
+    before August 3, 2023"), the month or day with a year inside it."""
+    text = re.sub(r",(?=\d)", ", ", text)
+    ref = _timeexpr.resolve(text, now, -1)
+    if ref is None and (m := _DATED.search(text)):
+        ref = _timeexpr.resolve(m.group(0), now, -1)
+    return ref
 
 
 def _mentions_past_year(text: str, now: _dt.datetime) -> bool:

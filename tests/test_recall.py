@@ -141,6 +141,27 @@ def test_recall_favours_what_was_said_within_a_date_the_query_names(monkeypatch)
         monkeypatch.undo()
         # a date without a year is placed before the query time (the clock says January 2025)
         assert "rye" in mem.recall("What bread did Ann bake in March?", k=2)[0].text
+        # a phrase the resolver does not know is read by the month and year inside it
+        assert "rye" in mem.recall("What bread did Ann bake in the first weekend of March 2024?", k=2)[0].text
+
+
+def test_asked_when_recall_favours_a_turn_that_tells_a_time(monkeypatch):
+    import midas_graph._recall as recall_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([
+            {"speaker": "Ann", "content": "I went to the bakery yesterday.", "reference_time": "2024-03-14T10:00"},
+            {"speaker": "Ann", "content": "The bakery near me is lovely.", "reference_time": "2024-06-20T10:00"}])
+        asked = "When did Ann go to the bakery?"
+        hits = {h.text: h for h in mem.recall(asked, k=2)}
+        timed, untimed = hits["I went to the bakery yesterday."], hits["The bakery near me is lovely."]
+        w = recall_mod.WHEN_WEIGHT
+        assert w > 0 and timed.why["when"] == w and "when" not in untimed.why
+        assert "when" not in mem.recall("Where does Ann buy bread?", k=2)[0].why  # not asked when
+        monkeypatch.setattr(recall_mod, "WHEN_WEIGHT", 0.0)
+        plain = {h.text: h.score for h in mem.recall(asked, k=2)}
+        assert timed.score - plain[timed.text] == pytest.approx(w, abs=1e-6)
+        assert untimed.score == pytest.approx(plain[untimed.text], abs=1e-6)
 
 
 def test_recall_on_typed_facts_embeds_them_once(models_or_none=None):
