@@ -618,8 +618,10 @@ class Memory:
 
         Graph walk from the entities the query names (first person =
         ``speaker``), BM25 and vector similarity, fused by a weighted sum of
-        normalised scores (docs/recall.md); each hit says which rankers found
-        it (``why``). ``include_past=True`` also ranks beliefs that no longer
+        normalised scores, plus bonuses for a turn said by someone the query
+        names, said within a date it names ("in May 2023", "last week"), or
+        telling a time when it asks when (docs/recall.md); each hit says which
+        rankers found it and which bonuses it got (``why``). ``include_past=True`` also ranks beliefs that no longer
         hold at ``valid_at`` (superseded or ended), as held at ``known_at``.
         """
         _text(query, "query")
