@@ -31,6 +31,17 @@ _LAKE_CHAT = [("Melanie", "I went to the beach yesterday."),
               ("Caroline", "I go out with my kids as often as I can, usually twice a month.")]
 
 
+def _abstains_by(monkeypatch, mem, asked: str, reason: str, rule: str) -> None:
+    """``asked`` abstains with a reason starting ``reason``, and is answered
+    once the context rule ``rule`` is switched off: the rule is what abstains."""
+    import midas_graph._context as context_mod
+
+    ctx = mem.context(asked)
+    assert ctx.abstain and ctx.reason.startswith(reason), ctx.reason
+    monkeypatch.setattr(context_mod, rule, False)
+    assert not mem.context(asked).abstain
+
+
 @pytest.fixture(scope="module")
 def sam():
     from midas_graph.models import default_embedder, default_nli
@@ -375,18 +386,13 @@ def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatc
     the beach with her kids?" puts Melanie's detail on Caroline, although
     Caroline's turn about going out with her kids is close in wording. A thing
     the other speaker asked Caroline about (the lake) is hers to answer."""
-    import midas_graph._context as context_mod
-
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, [*_LAKE_CHAT, ("Melanie", "I signed up for a pottery class.")])
-        asked = "How often does Caroline go to the beach with her kids?"
-        ctx = mem.context(asked)
-        assert ctx.abstain and ctx.reason.startswith("Caroline never spoke of beach"), ctx.reason
         assert mem.context("How often does Melanie go to the beach with her kids?").abstain  # her kids: never said
         assert not mem.context("When does Caroline swim at the lake?").abstain
         assert not mem.context("How often does Caroline go out with her kids?").abstain
-        monkeypatch.setattr(context_mod, "UNSAID", False)  # the rule is what abstains
-        assert not mem.context(asked).abstain
+        _abstains_by(monkeypatch, mem, "How often does Caroline go to the beach with her kids?",
+                     "Caroline never spoke of beach", "UNSAID")
 
 
 def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeypatch):
@@ -404,13 +410,10 @@ def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeyp
             ("Melanie", "My running club meets on Sundays, it keeps me sane.")]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
-        asked = "Which novel did Melanie pick for her book club?"
-        ctx = mem.context(asked)
-        assert ctx.abstain and ctx.reason.startswith("Melanie never spoke of book club"), ctx.reason
         assert not mem.context("Which novel did Caroline pick for her book club?").abstain
         assert not mem.context("When does Melanie's running club meet?").abstain
-        monkeypatch.setattr(context_mod, "UNSAID_PAIRS", False)  # the rule is what abstains
-        assert not mem.context(asked).abstain
+        _abstains_by(monkeypatch, mem, "Which novel did Melanie pick for her book club?",
+                     "Melanie never spoke of book club", "UNSAID_PAIRS")
 
 
 def test_in_a_group_chat_a_question_is_put_to_the_one_it_names(monkeypatch):
