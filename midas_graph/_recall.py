@@ -13,7 +13,8 @@ They are fused by a weighted sum of min-max normalised scores (BM25 and
 cosine over each ranker's top 50; the graph as a small rank bonus), plus a
 recency tie-break and importance; an episode said by an entity the query
 names gets a bonus (``SPEAKER_WEIGHT``), and so does one said within a date
-the query names ("in October 2023": ``DATE_WEIGHT``). Reciprocal rank fusion is kept as an option
+the query names ("in October 2023": ``DATE_WEIGHT``) and, when the query asks
+when, one that tells a time ("yesterday": ``WHEN_WEIGHT``). Reciprocal rank fusion is kept as an option
 (``FUSION = "rrf"``); it lost to the sum on LoCoMo (docs/recall.md). Only facts visible at
 ``(valid_at, known_at)`` and episodes recorded by ``known_at`` (and said by
 ``valid_at`` when it is given) are returned.
@@ -89,15 +90,17 @@ NEXT_TURNS = 1
 #: fused: 0.762 -> 0.771 (mixing in the whole-turn vector: 0.770 at 0.15,
 #: 0.769 at 0.3, 0.764 at 0.5). docs/recall.md.
 SENTENCES = True
-#: An episode said within a date the question names with its year ("in
-#: October 2023", "on 16 November, 2023"), or up to DATE_SLACK days after it
-#: (a turn tells of last week), gets this bonus. All 10 LoCoMo conversations,
+#: An episode said within a date the question names ("in October 2023", "on
+#: 16 November, 2023"; "last week", "in May": the latest before the query
+#: time), or up to DATE_SLACK days after it (a turn tells of last week), gets
+#: this bonus (QueryInfo.dates). All 10 LoCoMo conversations,
 #: recall@10: 0.776 without; 0.778 / 0.782 / 0.790 at 0.2 / 0.4 / 0.8 with
 #: 7 days; with 0 days 0.788 / 0.789 / 0.789 at 0.8 / 1.2 / 2.0 (0.4 with 21
 #: days: 0.782); adding every episode of the span as a candidate (not only
 #: the rankers' top 50): +0.0006. With the "when" bonus and the speaker
 #: bonus at 0.7: 0.799 at 0.8, 0.800 at 1.0.
 DATE_WEIGHT = 1.0
+DATE_SLACK = 7
 #: When the question asks *when* ("When did ...", "what year", "how long
 #: ago"), an episode that tells a time ("yesterday", "last week", "in May",
 #: "2022", "ago", "just") gets this bonus: the answer is a time said in a
@@ -112,7 +115,6 @@ _TIME_WORDS = re.compile(
     r"(last|this|next) (week|weekend|month|year|night|morning|summer|winter|spring|fall|autumn|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
     r"january|february|march|april|june|july|august|september|october|november|december)\b", re.I)
-DATE_SLACK = 7
 
 
 _STEMMER = None
