@@ -325,11 +325,12 @@ def recall(
                       "why": h.why} for h in hits])
         return
     table = Table(title=f"recall: {query}", title_justify="left")
-    for col in ("score", "kind", "text", "time", "source", "found by"):
+    for col in ("score", "kind", "text", "time", "source", "found by", "bonus"):
         table.add_column(col, overflow="fold")
     for h in hits:
         table.add_row(f"{h.score:.4f}", h.kind, h.text, _when(h.time), h.source_name or _short(h.source),
-                      ", ".join(f"{k}#{v}" for k, v in h.why.items() if k in ("graph", "bm25", "vector")))
+                      ", ".join(f"{k}#{v}" for k, v in h.why.items() if k in ("graph", "bm25", "vector")),
+                      ", ".join(f"{k} +{v:g}" for k, v in h.why.items() if k in ("speaker", "date", "when")))
     out.print(table)
 
 

@@ -123,6 +123,10 @@ def test_episode_recall_and_context_commands(cli):
     assert code == 0 and json.loads(out)["superseded"][0]["value"] == "Berlin"
     code, out, _ = cli("recall", "Where does Dana live?", "--json")
     assert code == 0 and json.loads(out)[0]["text"]
+    from midas_graph._recall import DATE_WEIGHT
+
+    code, out, _ = cli("recall", "What did Dana say in March 2024?")  # the table names the bonuses
+    assert code == 0 and "bonus" in out and f"date +{DATE_WEIGHT:g}" in out
     code, out, _ = cli("context", "Where does Dana live?", "--budget", "128", "--json")
     ctx = json.loads(out)
     assert code == 0 and not ctx["abstain"] and ctx["tokens"] <= 128 and "Lisbon" in ctx["text"]
