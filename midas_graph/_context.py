@@ -219,7 +219,7 @@ def _voiced(idx) -> dict[str, set[str]]:
         for r, (own, asked) in split.items():
             idx.voice[r] = (frozenset(own), frozenset(asked))
         voiced: dict[str, set[str]] = {}
-        named = _speaker_names(set(idx.speakers.values()))
+        named = _speaker_names(idx.speaker_keys)
         prev = None
         for r, (kind, i) in enumerate(idx.keys):
             if kind != "episode":
@@ -236,7 +236,7 @@ def _voiced(idx) -> dict[str, set[str]]:
     return idx._voiced
 
 
-def _speaker_names(keys: set[str]) -> tuple[re.Pattern | None, dict[str, str]]:
+def _speaker_names(keys: frozenset[str]) -> tuple[re.Pattern | None, dict[str, str]]:
     """A pattern matching the speakers' first names, and each name's speaker
     (alias key; names are case-folded there); a first name two speakers share
     is left out."""
@@ -339,13 +339,14 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
     focus_names = {n.casefold() for n in info.names}
-    focus_speakers = {e.name.casefold() for e in mem._store.entities_by_id(focus_ids)} if focus_ids else set()
+    focus_entities = mem._store.entities_by_id(focus_ids) if focus_ids else []
+    focus_speakers = {e.name.casefold() for e in focus_entities}
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
     idx = recaller.index(group_id)  # one snapshot: vectors, the IDF and the turn order (echoes)
     # asked only about someone or something that never speaks in the group (a
     # pet, a third person): the turns that mention it are what it is known by
     silent = bool(focus_ids) and not (
-        {alias_key(group_id, n) for n in focus_names | focus_speakers} & set(idx.speakers.values()))
+        {alias_key(group_id, n) for n in focus_names | focus_speakers} & idx.speaker_keys)
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10
@@ -456,8 +457,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     unsaid: list[str] = []
     speakers: list[str] = []
     if grounded and UNSAID and info.given and focus_ids and not focus_fact_named:
-        unsaid, speakers = _unsaid(idx, group_id, info.given + info.given_pairs * UNSAID_PAIRS,
-                                   mem._store.entities_by_id(focus_ids))
+        unsaid, speakers = _unsaid(idx, group_id, info.given + info.given_pairs * UNSAID_PAIRS, focus_entities)
         grounded = not unsaid
     if not focus_ids and hits:
         best = max((c for h in hits if (c := cos(h, qvec)) is not None), default=0.0)

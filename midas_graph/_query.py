@@ -81,13 +81,13 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
              and tok.pos_ in ("ADJ", "NOUN") and not tok.is_stop and tok.i not in name_tokens
              and tok.lower_ not in _NOT_NARROWING]
     past = bool(_PAST_WORDS.search(text))
-    if not past and now is not None:
-        for ent in doc.ents:
-            if ent.label_ == "DATE" and _mentions_past_year(ent.text, now):
-                past = True
     dates = []
-    for ent in doc.ents:  # "in October 2023"; "last week", "in January": as of now, in the past
-        if ent.label_ == "DATE" and (now is not None or re.search(r"\b(19|20)\d\d\b", ent.text)):
+    for ent in doc.ents:
+        if ent.label_ != "DATE":
+            continue
+        past = past or (now is not None and _mentions_past_year(ent.text, now))
+        # "in October 2023"; "last week", "in January": as of now, in the past
+        if now is not None or _YEAR.search(ent.text):
             ref = _resolve_date(ent.text, now or _dt.datetime.now(_dt.timezone.utc))
             if ref is not None:
                 dates.append((ref.start, ref.end))
@@ -154,6 +154,9 @@ def _resolve_date(text: str, now: _dt.datetime):
     return ref
 
 
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+
+
 def _mentions_past_year(text: str, now: _dt.datetime) -> bool:
-    years = [int(y) for y in re.findall(r"\b(19\d\d|20\d\d)\b", text)]
+    years = [int(y) for y in _YEAR.findall(text)]
     return any(y < now.year for y in years) or bool(re.search(r"\b(ago|last|previous)\b", text, re.I))

@@ -182,6 +182,8 @@ class _Index:
     _voiced: dict[str, set[str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        #: the alias keys of everyone who speaks in the group
+        self.speaker_keys = frozenset(self.speakers.values())
         rows = [r for r, m in enumerate(self.sentences) if m is not None and len(m)]
         self._sent_rows = np.array(rows, dtype=np.int64)
         self._sent_starts = np.cumsum([0] + [len(self.sentences[r]) for r in rows[:-1]], dtype=np.int64)  # type: ignore[arg-type]

@@ -184,13 +184,13 @@ def document(who: str | None, text: str | None) -> str:
     return f"{who}: {text or ''}" if who else (text or "")
 
 
-#: Where an episode's text breaks into sentences: after . ! or ?, at a line
-#: break, and before a bracketed note such as a photo caption ("[photo: ...]").
 #: Only an episode of at least this many words keeps sentence vectors: a
 #: short turn's own vector is focused enough. All 10 LoCoMo conversations,
 #: recall@10 with 0 / 20 / 30 / 40: 0.772 / 0.776 / 0.776 / 0.768; sentences
 #: embedded per turn 2.9 / 2.1 / 1.4; ingest 67 -> 77 turns/s from 0 to 30.
 SPLIT_MIN_WORDS = 30
+#: Where an episode's text breaks into sentences: after . ! or ?, at a line
+#: break, and before a bracketed note such as a photo caption ("[photo: ...]").
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\s*\n\s*|\s+(?=\[)")
 
 
