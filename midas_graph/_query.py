@@ -54,8 +54,11 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     name_tokens: set[int] = set()
     for ent in doc.ents:
         if ent.label_ in _NAME_LABELS:
-            names.setdefault(_clean(ent.text), ent.label_)
-            name_tokens.update(range(ent.start, ent.end))
+            for part in _name_parts(ent):
+                names.setdefault(_clean(part.text), ent.label_)
+                name_tokens.update(range(part.start, part.end))
+    # the month of "in August 2023" is a time, neither a name nor an asked word
+    name_tokens.update(t.i for t in doc if t.ent_type_ in ("DATE", "TIME") and t.pos_ == "PROPN")
     for tok in doc:  # proper nouns spaCy did not tag ("Rex", "Apollo")
         if tok.pos_ == "PROPN" and tok.i not in name_tokens and tok.is_alpha and len(tok) > 1:
             span = _propn_span(doc, tok.i)
@@ -123,6 +126,22 @@ def _asked_for(doc) -> set[int]:
                 i += 1  # "kind of": the kind is what follows
             i += 1
     return out
+
+
+def _name_parts(ent) -> list:
+    """The names in an entity span, split at the verbs and lower-case nouns
+    the small model sometimes sweeps into a name ("When did [James meet
+    Samantha]?", "What event did [John volunteer] at?"): those words are
+    asked about, and "John volunteer" names nobody."""
+    parts, start = [], ent.start
+    for tok in ent:
+        if tok.pos_ in ("VERB", "AUX") or (tok.pos_ == "NOUN" and tok.text.islower()):
+            if tok.i > start:
+                parts.append(ent.doc[start:tok.i])
+            start = tok.i + 1
+    if ent.end > start:
+        parts.append(ent.doc[start:ent.end])
+    return parts
 
 
 def _propn_span(doc, i: int):

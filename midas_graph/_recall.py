@@ -493,6 +493,13 @@ class Recaller:
         found = store.lookup_names(keys)
         ids = list(dict.fromkeys(found.values()))
         missing = [n for key, n in keys.items() if key not in found]
+        # "What was Johns's reaction?": a stray plural s on a known name
+        bare = {alias_key(group_id, n[:-1]): n for n in missing if len(n) > 3 and n.endswith("s")}
+        if bare:
+            for key, i in store.lookup_names(bare).items():
+                missing.remove(bare[key])
+                if i not in ids:
+                    ids.append(i)
         if missing:
             ingest = self.mem._episodes()
             vecs = self.mem._embedder().embed(missing)

@@ -395,6 +395,19 @@ def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatc
                      "Caroline never spoke of beach", "UNSAID")
 
 
+def test_a_month_is_a_time_not_a_name():
+    """"What happened in August 2023?" names no one: the month is a date, so
+    the memory does not answer "nothing is known about August"."""
+    from midas_graph._query import analyze
+    from midas_graph.models import load_spacy
+
+    info = analyze("What happened to Maria's job in August 2023?", load_spacy())
+    assert info.names == ("Maria",) and info.terms == ("job",) and len(info.dates) == 1
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("Maria", "I lost my job at the bakery, it closed down.")])
+        assert not mem.context("What happened in August 2023?").reason.startswith("nothing is known")
+
+
 def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeypatch):
     """Melanie spoke of a book and of a club, but only Caroline of a *book
     club*: "Which novel did Melanie pick for her book club?" puts Caroline's
@@ -480,6 +493,33 @@ def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
     assert pairs == {"Which novel did Melanie pick for her book club?": ("book club",),
                      "What is Nate's favorite book about?": (), "Which book club did Caroline join?": (),
                      "Where did Jon go on his last business trip?": ("business trip",)}
+
+
+def test_a_verb_the_small_model_sweeps_into_a_name_is_asked_about():
+    """spaCy tags "John volunteer" and "James meet Samantha" as one PERSON:
+    the names are John, James and Samantha, and the verbs are asked words."""
+    from midas_graph._query import analyze
+    from midas_graph.models import load_spacy
+
+    nlp = load_spacy()
+    seen = {q: (analyze(q, nlp).names, analyze(q, nlp).terms) for q in (
+        "What event did John volunteer at last weekend?", "When did James meet Samantha?",
+        "Where does the Bank of America have offices?")}
+    assert seen == {"What event did John volunteer at last weekend?": (("John",), ("event", "volunteer", "weekend")),
+                    "When did James meet Samantha?": (("James", "Samantha"), ("meet",)),
+                    "Where does the Bank of America have offices?": (("Bank of America",), ("office",))}
+
+
+def test_a_known_name_with_a_stray_plural_s_is_resolved():
+    """"What was Johns's reaction ...?" is about John, not an unknown Johns;
+    a name that only looks like it ("Jonas") is still unknown."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("John", "We sealed the deal with the beverage company, I was thrilled!"),
+                        ("Tim", "Congratulations, that is huge news.")])
+        ctx = mem.context("What was Johns's reaction to sealing the deal?")
+        assert not ctx.abstain and "thrilled" in ctx.text, ctx.reason
+        assert mem.context("What was Jonas's reaction to sealing the deal?").reason.startswith(
+            "nothing is known about Jonas")
 
 
 def test_a_belief_that_names_what_is_asked_is_in_the_context_whatever_its_wording(monkeypatch):
