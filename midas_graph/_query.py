@@ -132,10 +132,11 @@ def _name_parts(ent) -> list:
     """The names in an entity span, split at the verbs and lower-case nouns
     the small model sometimes sweeps into a name ("When did [James meet
     Samantha]?", "What event did [John volunteer] at?"): those words are
-    asked about, and "John volunteer" names nobody."""
+    asked about, and "John volunteer" names nobody. Only a lower-case word
+    splits: the tagger may call a name a verb ("What does Sam like?")."""
     parts, start = [], ent.start
     for tok in ent:
-        if tok.pos_ in ("VERB", "AUX") or (tok.pos_ == "NOUN" and tok.text.islower()):
+        if tok.text.islower() and tok.pos_ in ("VERB", "AUX", "NOUN"):
             if tok.i > start:
                 parts.append(ent.doc[start:tok.i])
             start = tok.i + 1

@@ -497,17 +497,19 @@ def test_a_question_s_given_nouns_leave_out_what_it_asks_for():
 
 def test_a_verb_the_small_model_sweeps_into_a_name_is_asked_about():
     """spaCy tags "John volunteer" and "James meet Samantha" as one PERSON:
-    the names are John, James and Samantha, and the verbs are asked words."""
+    the names are John, James and Samantha, and the verbs are asked words.
+    A capitalised name the tagger calls a verb stays a name."""
     from midas_graph._query import analyze
     from midas_graph.models import load_spacy
 
     nlp = load_spacy()
     seen = {q: (analyze(q, nlp).names, analyze(q, nlp).terms) for q in (
         "What event did John volunteer at last weekend?", "When did James meet Samantha?",
-        "Where does the Bank of America have offices?")}
+        "Where does the Bank of America have offices?", "What does Sam like?")}
     assert seen == {"What event did John volunteer at last weekend?": (("John",), ("event", "volunteer", "weekend")),
                     "When did James meet Samantha?": (("James", "Samantha"), ("meet",)),
-                    "Where does the Bank of America have offices?": (("Bank of America",), ("office",))}
+                    "Where does the Bank of America have offices?": (("Bank of America",), ("office",)),
+                    "What does Sam like?": (("Sam",), ())}  # tagged a verb, but a name
 
 
 def test_a_known_name_with_a_stray_plural_s_is_resolved():
