@@ -395,6 +395,22 @@ def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatc
                      "Caroline never spoke of beach", "UNSAID")
 
 
+def test_congratulating_someone_on_their_news_does_not_make_it_yours(monkeypatch):
+    """Maria's "Wow, a promotion, time to celebrate!" reacts to John's news:
+    asked how Maria celebrated *her* promotion, the memory says she never
+    spoke of one. John's promotion is still his, Maria's weekend still hers."""
+    chat = [("John", "I got promoted to assistant manager last week."),
+            ("Maria", "I spent the weekend at the shelter with the kids."),
+            ("John", "The shelter sounds lovely."),
+            ("Maria", "Wow, a promotion, time to celebrate!")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert not mem.context("What was John promoted to?").abstain
+        assert not mem.context("Where did Maria spend the weekend?").abstain
+        _abstains_by(monkeypatch, mem, "How did Maria celebrate her promotion?",
+                     "nothing known about Maria", "REACTIONS")
+
+
 def test_a_month_is_a_time_not_a_name():
     """"What happened in August 2023?" names no one: the month is a date, so
     the memory does not answer "nothing is known about August"."""
