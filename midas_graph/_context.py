@@ -51,8 +51,8 @@ OFF_FOCUS = 0.5
 #: 0.60 -> 0.556 / 0.106. With UNSAID and ANY_OWN: 0.58 -> 0.543 / 0.088,
 #: 0.62 -> 0.574 / 0.097, 0.63 -> 0.583 / 0.100, 0.64 -> 0.590 / 0.102,
 #: 0.66 -> 0.599 / 0.106. With UNSAID_PAIRS, REACTIONS and question names
-#: split from the verbs spaCy sweeps into them: 0.62 -> 0.608 / 0.092, 0.64 ->
-#: 0.614 / 0.097, 0.66 -> 0.621 / 0.101.
+#: split from the verbs spaCy sweeps into them: 0.62 -> 0.608 / 0.091, 0.64 ->
+#: 0.614 / 0.095, 0.66 -> 0.621 / 0.100.
 DOMINANCE = 0.64
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
@@ -172,12 +172,18 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: abstain at DOMINANCE 0.62: 0.594 / 0.091 without, 0.608 / 0.092 with;
 #: carrying the mark on to the next sentences without "I" or "we" ("Congrats,
 #: Deb! Being part of a team must be motivating."): 0.632 / 0.105 after any
-#: sentence put to the listener, 0.614 / 0.094 after a reaction only.
+#: sentence put to the listener, 0.614 / 0.094 after a reaction only. A
+#: sentence with "I" or "my" does not end by naming the listener ("a gift
+#: from my grandma in my home country, Sweden."): at 0.64, 0.614 / 0.097 ->
+#: 0.614 / 0.095.
 REACTIONS = True
 _REACTION = re.compile(
     r"^\W*(?:\w+,\s*)?(congrats|congratulations|that'?s|that is|that was|that sounds|sounds|wow|what an?|"
     r"great job|good job|nice job|way to go|good to hear|glad to hear|so glad|so happy for|proud of)\b", re.I)
-_VOCATIVE_END = re.compile(r",\s+[A-Z][a-z]+\W*$")  # "..., Caroline."
+# "..., Mel!" names the listener (a nickname too); "... my home country,
+# Sweden." does not: a sentence about "I" or "my" is not taken for one
+_VOCATIVE_END = re.compile(r",\s+[A-Z][a-z]+\W*$")
+_FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours)\b", re.I)
 
 
 def _to_listener(sentence: str) -> bool:
@@ -185,7 +191,8 @@ def _to_listener(sentence: str) -> bool:
     reacts to the listener's news or ends by naming them."""
     s = sentence.strip()
     return s.endswith("?") or bool(_SECOND_PERSON.search(s)) or (
-        REACTIONS and bool(_REACTION.search(s) or _VOCATIVE_END.search(s)))
+        REACTIONS and bool(_REACTION.search(s) or (
+            _VOCATIVE_END.search(s) and not _FIRST_PERSON.search(s))))
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:

@@ -411,6 +411,16 @@ def test_congratulating_someone_on_their_news_does_not_make_it_yours(monkeypatch
                      "nothing known about Maria", "REACTIONS")
 
 
+def test_a_sentence_ending_in_a_name_is_put_to_that_listener():
+    """"..., Mel!" names the listener (a nickname too); a sentence about "my"
+    things that ends in a place does not."""
+    from midas_graph._context import _to_listener
+
+    assert _to_listener("That bowl is awesome, Mel!") and _to_listener("Congrats, Deb!")
+    assert not _to_listener("It was a gift from my grandma in my home country, Sweden.")
+    assert not _to_listener("I painted a lighthouse.")
+
+
 def test_a_month_is_a_time_not_a_name():
     """"What happened in August 2023?" names no one: the month is a date, so
     the memory does not answer "nothing is known about August"."""
