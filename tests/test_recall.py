@@ -411,6 +411,22 @@ def test_congratulating_someone_on_their_news_does_not_make_it_yours(monkeypatch
                      "nothing known about Maria", "REACTIONS")
 
 
+def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
+    """Nate only ever said what movies he loves: "What movies does Nate
+    hate?" is not answered with them. Once he says what he can't stand, it is."""
+    chat = [("Nate", "I love action and sci-fi movies, the effects are so cool!"),
+            ("Joanna", "I mostly watch dramas, they make me think."),
+            ("Nate", "Last night I watched a great sci-fi movie about robots.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert not mem.context("What movies does Nate love?").abstain
+        _abstains_by(monkeypatch, mem, "What movies does Nate hate?",
+                     "Nate never spoke of hate; nor anything like it", "POLARITY")
+        _add_chat(mem, [("Nate", "Honestly I can't stand horror movies, too much gore.")])
+        ctx = mem.context("What movies does Nate hate?")
+        assert not ctx.abstain and "horror" in ctx.text, ctx.reason
+
+
 def test_a_sentence_ending_in_a_name_is_put_to_that_listener():
     """"..., Mel!" names the listener (a nickname too); a sentence about "my"
     things that ends in a place does not."""
