@@ -414,15 +414,15 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
-    focus_names = {n.casefold() for n in info.names}
     focus_entities = mem._store.entities_by_id(focus_ids) if focus_ids else []
-    focus_speakers = {e.name.casefold() for e in focus_entities}
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
     idx = recaller.index(group_id)  # one snapshot: vectors, the IDF and the turn order (echoes)
     # asked only about someone or something that never speaks in the group (a
     # pet, a third person): the turns that mention it are what it is known by
     focus_keys = _focus_keys(group_id, focus_entities)
     silent = bool(focus_ids) and not set().union(*focus_keys.values()) & idx.speaker_keys
+    # a turn is the asked entity's when said under its name, an alias, or the asked name
+    said_by = set().union(*focus_keys.values(), {alias_key(group_id, n) for n in info.names})
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10
@@ -439,7 +439,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if h.fact is not None:
             return h.fact.subject_id in about_ids or h.fact.object_id in about_ids
         e = h.episode
-        if e.speaker.casefold() in focus_names or e.speaker.casefold() in focus_speakers:
+        if alias_key(group_id, e.speaker) in said_by:
             return True
         return (not strict or silent) and any(e.id in s for s in mention_sets.values())
 

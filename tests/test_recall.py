@@ -427,6 +427,20 @@ def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
         assert not ctx.abstain and "horror" in ctx.text, ctx.reason
 
 
+def test_a_turn_said_under_an_alias_is_the_entitys_own():
+    """Melanie is also called Mel, and speaks as Mel: "What did Melanie
+    paint?" is grounded by Mel's turn (it used to abstain: only the entity's
+    name and the asked name counted as its voice)."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_fact("Melanie", "lives_in", "Boston")
+        mem.add_alias("Melanie", "Mel")
+        _add_chat(mem, [("Mel", "I painted a lighthouse at sunset last weekend."),
+                        ("Caroline", "I went to a support group meeting.")])
+        ctx = mem.context("What did Melanie paint?")
+        assert not ctx.abstain and "lighthouse" in ctx.reason, ctx.reason
+        assert mem.context("What did Caroline paint?").abstain
+
+
 def test_a_sentence_ending_in_a_name_is_put_to_that_listener():
     """"..., Mel!" names the listener (a nickname too); a sentence about "my"
     things that ends in a place does not."""
