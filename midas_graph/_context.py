@@ -333,7 +333,7 @@ def _unsaid(idx, keys: dict[str, set[str]], nouns: tuple[str, ...]) -> tuple[lis
 #: Words that turn what a question asks the other way ("What does Nate
 #: *hate*?", "his *least* favorite character"), each with the word starts
 #: that would ground it in what the asked person said.
-_POLAR = {
+_POLAR_GROUNDS = {
     **dict.fromkeys(("hate", "hates", "hated", "dislike", "dislikes", "disliked"),
                     r"hat(e|es|ed|ing)\b|dislik|loath|detest|can'?t stand"),
     **dict.fromkeys(("least", "worst"), r"least|worst"),
@@ -343,6 +343,7 @@ _POLAR = {
     **dict.fromkeys(("avoid", "avoids", "avoided"), r"avoid|stay away"),
     **dict.fromkeys(("regret", "regrets", "regretted"), r"regret"),
 }
+_POLAR = {w: re.compile(r"\b(" + grounds + ")", re.I) for w, grounds in _POLAR_GROUNDS.items()}
 
 
 def _unsaid_polarity(idx, keys: dict[str, set[str]], query: str,
@@ -360,7 +361,7 @@ def _unsaid_polarity(idx, keys: dict[str, set[str]], query: str,
         return [], []
     said = beliefs + [idx.texts[r] for r, (kind, i) in enumerate(idx.keys)
                       if kind == "episode" and idx.speakers.get(i) in focus]
-    return [w for w in asked if not any(re.search(r"\b(" + _POLAR[w] + ")", t, re.I) for t in said)], speakers
+    return [w for w in asked if not any(_POLAR[w].search(t) for t in said)], speakers
 
 
 def _when(dt: _dt.datetime | None) -> str:
@@ -420,9 +421,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # asked only about someone or something that never speaks in the group (a
     # pet, a third person): the turns that mention it are what it is known by
     focus_keys = _focus_keys(group_id, focus_entities)
-    silent = bool(focus_ids) and not set().union(*focus_keys.values()) & idx.speaker_keys
+    entity_keys = set().union(*focus_keys.values())
+    silent = bool(focus_ids) and not entity_keys & idx.speaker_keys
     # a turn is the asked entity's when said under its name, an alias, or the asked name
-    said_by = set().union(*focus_keys.values(), {alias_key(group_id, n) for n in info.names})
+    said_by = entity_keys | {alias_key(group_id, n) for n in info.names}
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10

@@ -42,6 +42,16 @@ def _abstains_by(monkeypatch, mem, asked: str, reason: str, rule: str) -> None:
     assert not mem.context(asked).abstain
 
 
+def _rule_case(monkeypatch, chat, answered: list[str], asked: str, reason: str, rule: str) -> None:
+    """A memory of ``chat`` answers each of ``answered``, and abstains on
+    ``asked`` by the context rule ``rule`` (:func:`_abstains_by`)."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        for question in answered:
+            assert not mem.context(question).abstain, question
+        _abstains_by(monkeypatch, mem, asked, reason, rule)
+
+
 @pytest.fixture(scope="module")
 def sam():
     from midas_graph.models import default_embedder, default_nli
@@ -403,12 +413,8 @@ def test_congratulating_someone_on_their_news_does_not_make_it_yours(monkeypatch
             ("Maria", "I spent the weekend at the shelter with the kids."),
             ("John", "The shelter sounds lovely."),
             ("Maria", "Wow, a promotion, time to celebrate!")]
-    with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        _add_chat(mem, chat)
-        assert not mem.context("What was John promoted to?").abstain
-        assert not mem.context("Where did Maria spend the weekend?").abstain
-        _abstains_by(monkeypatch, mem, "How did Maria celebrate her promotion?",
-                     "nothing known about Maria", "REACTIONS")
+    _rule_case(monkeypatch, chat, ["What was John promoted to?", "Where did Maria spend the weekend?"],
+               "How did Maria celebrate her promotion?", "nothing known about Maria", "REACTIONS")
 
 
 def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
@@ -477,12 +483,9 @@ def test_a_pair_of_words_only_others_said_is_not_put_on_the_asked_person(monkeyp
             ("Melanie", "I just finished a great book about whales."),
             ("Caroline", "I am a bit nervous about hosting, to be honest."),
             ("Melanie", "My running club meets on Sundays, it keeps me sane.")]
-    with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        _add_chat(mem, chat)
-        assert not mem.context("Which novel did Caroline pick for her book club?").abstain
-        assert not mem.context("When does Melanie's running club meet?").abstain
-        _abstains_by(monkeypatch, mem, "Which novel did Melanie pick for her book club?",
-                     "Melanie never spoke of book club", "UNSAID_PAIRS")
+    _rule_case(monkeypatch, chat,
+               ["Which novel did Caroline pick for her book club?", "When does Melanie's running club meet?"],
+               "Which novel did Melanie pick for her book club?", "Melanie never spoke of book club", "UNSAID_PAIRS")
 
 
 def test_in_a_group_chat_a_question_is_put_to_the_one_it_names(monkeypatch):
