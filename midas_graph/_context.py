@@ -193,13 +193,25 @@ _VOCATIVE_END = re.compile(r",\s+[A-Z][a-z]+\W*$")
 _FIRST_PERSON = re.compile(r"\b(i|me|my|mine|myself|we|us|our|ours)\b", re.I)
 
 
+# A remark on the listener's news in other openers ("Woah, Evan, that must've
+# been scary!", "Sorry to hear that things haven't been going well.", "Hey
+# Gina, congrats on the store!", "Awesome job organizing the tournament!"),
+# counted only without "I" or "my" ("Awesome, I got the job!" is news of one's
+# own). All 10 conversations at DOMINANCE 0.64: 0.623 / 0.095 -> 0.628 / 0.095.
+_REMARK = re.compile(
+    r"^\W*(?:(?:hey|hi|oh|aww+|ah)\s+\w+[,!]\s*)?(?:\w+,\s*)?(woah|whoa|aww+|omg|oh wow|oh no|sorry to hear|so sorry|"
+    r"sorry about|(?:awesome|amazing|great|good|nice|cool) (?:job|work|pick|choice|idea|one)|"
+    r"love (?:it|that|this|the|your)|awesome|amazing|cool|nice|lovely|beautiful|gorgeous|incredible|"
+    r"impressive|congrats|congratulations|what a)\b", re.I)
+
+
 def _to_listener(sentence: str) -> bool:
     """A question, a sentence about the listener ("your", "you"), or one that
     reacts to the listener's news or ends by naming them."""
     s = sentence.strip()
     return s.endswith("?") or bool(_SECOND_PERSON.search(s)) or (
         REACTIONS and bool(_REACTION.search(s) or (
-            _VOCATIVE_END.search(s) and not _FIRST_PERSON.search(s))))
+            (_VOCATIVE_END.search(s) or _REMARK.search(s)) and not _FIRST_PERSON.search(s))))
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:

@@ -475,7 +475,10 @@ class Recaller:
 
         said_bonus = SPEAKER_WEIGHT if speaker_weight is None else speaker_weight
         if said_bonus and info.names:  # said by someone the question names
+            # under the asked names and any name the asked entities go by ("Mel" for Melanie)
             said_by = {alias_key(group_id, n) for n in info.names}
+            for e in store.entities_by_id(entity_ids):
+                said_by.update(alias_key(group_id, n) for n in (e.name, *e.aliases))
             add("speaker", said_bonus, lambda r, i: idx.speakers.get(i) in said_by)
         if WHEN_WEIGHT and _WHEN_Q.search(query):  # "When did ...": a turn that tells a time
             add("when", WHEN_WEIGHT, lambda r, i: bool(idx.timed[r]))

@@ -417,6 +417,25 @@ def test_congratulating_someone_on_their_news_does_not_make_it_yours(monkeypatch
                "How did Maria celebrate her promotion?", "nothing known about Maria", "REACTIONS")
 
 
+def test_a_remark_on_someone_elses_news_does_not_make_it_yours(monkeypatch):
+    """Other openers of a remark ("Woah", "Sorry to hear", "Hey Gina,
+    congrats", "Awesome job") put the sentence to the listener when it says
+    nothing of "I" or "my": Sam's "Woah, a flooded basement" is Evan's
+    basement, and asked about Sam's basement the memory says it knows nothing."""
+    from midas_graph._context import _to_listener
+
+    for remark in ("Woah, Evan, that must've been scary!", "Sorry to hear that things haven't been going well.",
+                   "Hey Gina, congrats on the clothing store!", "Awesome job organizing the tournament!"):
+        assert _to_listener(remark), remark
+    assert not _to_listener("Awesome, I got the job!") and not _to_listener("Hey John!")
+    chat = [("Evan", "Our basement flooded after the storm last night."),
+            ("Sam", "I spent the day hiking in the hills."),
+            ("Evan", "The hills sound lovely."),
+            ("Sam", "Woah, a flooded basement after the storm, that must be scary!")]
+    _rule_case(monkeypatch, chat, ["What happened to Evan's basement?", "Where did Sam go hiking?"],
+               "What happened to Sam's basement?", "nothing known about Sam", "REACTIONS")
+
+
 def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
     """Nate only ever said what movies he loves: "What movies does Nate
     hate?" is not answered with them. Once he says what he can't stand, it is."""
@@ -445,6 +464,9 @@ def test_a_turn_said_under_an_alias_is_the_entitys_own():
         ctx = mem.context("What did Melanie paint?")
         assert not ctx.abstain and "lighthouse" in ctx.reason, ctx.reason
         assert mem.context("What did Caroline paint?").abstain
+        # recall's bonus for a turn said by the asked person counts the alias too
+        said = [h for h in mem.recall("What did Melanie paint?", k=5) if h.episode is not None]
+        assert said[0].episode.speaker == "Mel" and "speaker" in said[0].why, said[0].why
 
 
 def test_a_sentence_ending_in_a_name_is_put_to_that_listener():
