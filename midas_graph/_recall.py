@@ -120,13 +120,50 @@ _TIME_WORDS = re.compile(
 _STEMMER = None
 
 
-def _stemmer():
-    """English Snowball stemmer (PyStemmer): "lives", "living" and "live" are one term."""
-    global _STEMMER
-    if _STEMMER is None:
+#: Irregular forms are put to their lemma before stemming ("spent" -> "spend").
+IRREGULAR = True
+
+
+#: Irregular forms that are more often a word of their own ("the ground", "a rose").
+_HOMOGRAPHS = frozenset({"ground", "wound", "rose", "bore", "lay", "lied"})
+
+
+class _Stemmer:
+    """English Snowball stems (PyStemmer: "lives", "living" and "live" are one
+    term), with irregular verb and noun forms first put to their lemma, from
+    the exceptions table of the spaCy pipeline's lemmatizer ("spent" ->
+    "spend", "bought" -> "buy", "children" -> "child"): "Where did Sam spend
+    the day?" matches "I spent the day hiking"."""
+
+    def __init__(self) -> None:
         import Stemmer
 
-        _STEMMER = Stemmer.Stemmer("english")
+        self._snowball = Stemmer.Stemmer("english")
+        self._lemma: dict[str, str] = {}
+        if IRREGULAR:
+            from .models import load_spacy
+
+            exc = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_exc")
+            for pos in ("verb", "noun"):
+                for form, lemmas in exc.get(pos, {}).items():
+                    lemma = lemmas[0] if lemmas else form
+                    # a plural in s may be a verb too ("lives", "leaves"): Snowball has those
+                    if (form.isalpha() and lemma.isalpha() and form not in _HOMOGRAPHS
+                            and not (pos == "noun" and form.endswith("s")) and form not in self._lemma
+                            and self._snowball.stemWord(form) != self._snowball.stemWord(lemma)):
+                        self._lemma[form] = lemma
+
+    def stemWord(self, word: str) -> str:  # noqa: N802 (PyStemmer's name, which bm25s calls)
+        return self._snowball.stemWord(self._lemma.get(word, word))
+
+    def stemWords(self, words) -> list[str]:  # noqa: N802
+        return self._snowball.stemWords([self._lemma.get(w, w) for w in words])
+
+
+def _stemmer() -> _Stemmer:
+    global _STEMMER
+    if _STEMMER is None:
+        _STEMMER = _Stemmer()
     return _STEMMER
 
 

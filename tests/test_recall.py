@@ -436,6 +436,22 @@ def test_a_remark_on_someone_elses_news_does_not_make_it_yours(monkeypatch):
                "What happened to Sam's basement?", "nothing known about Sam", "REACTIONS")
 
 
+def test_an_irregular_form_matches_its_lemma():
+    """"spend" in the question is "spent" in the turn: irregular forms are put
+    to their lemma before stemming (the lemmatizer's exceptions table), so
+    the turn covers the question; "lives" stays the verb "live"."""
+    from midas_graph._recall import _tokenize
+
+    assert _tokenize(["I spent the day, bought shoes and took the children"]) == [
+        ["spend", "day", "buy", "shoe", "take", "child"]]
+    assert _tokenize(["She lives in Lisbon"]) == _tokenize(["live Lisbon"])
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("Sam", "I spent the day hiking in the hills."),
+                        ("Evan", "Our basement flooded after the storm.")])
+        ctx = mem.context("Where did Sam spend the day?")
+        assert not ctx.abstain and "hills" in ctx.reason, ctx.reason
+
+
 def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
     """Nate only ever said what movies he loves: "What movies does Nate
     hate?" is not answered with them. Once he says what he can't stand, it is."""
