@@ -66,6 +66,13 @@ CANDIDATES = 50         # per ranker
 #: grid (0.8003). Chosen on the data it is reported on: choosing the grid
 #: point on nine conversations and scoring the tenth, in turn, gives 0.7995.
 SPEAKER_WEIGHT = 0.7
+#: A name no speaker has that begins the name of one speaker of the group
+#: alone is that speaker ("Mel" for Melanie, "Caro" for Caroline; three
+#: letters or more): people shorten the names of those they talk to, and the
+#: entity made from "Wow Mel" is not the speaker. LoCoMo, all 10 conversations
+#: (with BETWEEN in _context): false abstain 0.084 -> 0.080, category 5 and
+#: recall@10 unchanged.
+NICKNAMES = True
 #: Facts embedded and stored per transaction when an index build finds facts without vectors.
 VECTOR_CHUNK = 2048
 #: BM25 indexes each episode together with this many messages said before it
@@ -538,6 +545,21 @@ class Recaller:
         if bare:
             for key, i in store.lookup_names(bare).items():
                 missing.remove(bare[key])
+                if i not in ids:
+                    ids.append(i)
+        if NICKNAMES:
+            # "Mel" for Melanie: a name that begins one speaker's name alone, and is no speaker's
+            speakers = self.index(group_id).speaker_keys
+            longer = {}
+            for n in names:
+                k = alias_key(group_id, n)
+                if len(n) >= 3 and " " not in n.strip() and k not in speakers:
+                    full = [s for s in speakers if s.startswith(k) and len(s) > len(k)]
+                    if len(full) == 1:
+                        longer[full[0]] = n
+            for key, i in store.lookup_names(longer).items() if longer else ():
+                if longer[key] in missing:
+                    missing.remove(longer[key])
                 if i not in ids:
                     ids.append(i)
         if missing:

@@ -452,6 +452,45 @@ def test_an_irregular_form_matches_its_lemma():
         assert not ctx.abstain and "hills" in ctx.reason, ctx.reason
 
 
+def test_what_one_asked_speaker_puts_to_the_other_is_about_both(monkeypatch):
+    """Asked what Sam suggested Evan do, Sam's "I'd put a GPS sensor on your
+    keys!" is put to Evan, and so not Sam's own; but both are asked about, and
+    what one of them says to the other is about them both (BETWEEN)."""
+    import midas_graph._context as context_mod
+
+    chat = [("Evan", "I lost them again this morning, so annoying."),
+            ("Sam", "Ooh, Evan, I'd put a GPS sensor on your keys!"),
+            ("Evan", "Great idea, thanks!"),
+            ("Sam", "I went swimming at the lake this morning.")]
+    asked = "What did Sam suggest Evan should do with his keys?"
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context(asked)
+        assert not ctx.abstain and "GPS sensor" in ctx.reason, ctx.reason
+        monkeypatch.setattr(context_mod, "BETWEEN", False)
+        assert mem.context(asked).abstain
+
+
+def test_a_name_that_begins_one_speakers_name_is_that_speaker(monkeypatch):
+    """"Mel" and "Caro" are Melanie and Caroline when only one speaker's name
+    begins so; "Dan" with both Daniel and Danielle speaking is neither."""
+    import midas_graph._recall as recall_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("Caroline", "Wow Mel, that pottery looks great!"),
+                        ("Melanie", "Thanks! We painted a sunset with the kids last weekend."),
+                        ("Caroline", "I went to a support group yesterday.")])
+        ctx = mem.context("What did Mel and her kids paint?")
+        assert not ctx.abstain and "sunset" in ctx.reason, ctx.reason
+        assert "support group" in mem.context("What did Caro do yesterday?").reason
+        monkeypatch.setattr(recall_mod, "NICKNAMES", False)
+        assert mem.context("What did Mel and her kids paint?").abstain
+    monkeypatch.setattr(recall_mod, "NICKNAMES", True)
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("Daniel", "I painted a lighthouse."), ("Danielle", "I painted a barn.")])
+        assert mem.context("What did Dan paint?").abstain
+
+
 def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
     """Nate only ever said what movies he loves: "What movies does Nate
     hate?" is not answered with them. Once he says what he can't stand, it is."""
