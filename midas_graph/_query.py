@@ -21,6 +21,20 @@ _WEAK = frozenset(
     "people person like also really much many good new tell know think say happen "
     "day today tonight week month year moment currently recently lately".split()
 )
+#: Words that ask what someone said, not what about ("according to", "did he
+#: mention", "how does she describe"): the turn that answers seldom holds them.
+#: All 10 LoCoMo conversations at DOMINANCE 0.70: false abstain 0.094 -> 0.092,
+#: category 5 unchanged.
+WEAK_SPEECH = True
+_SPEECH = frozenset("accord mention describe share discuss talk".split())
+#: The words of a place or thing the question names ("Japan", "Lord of the
+#: Rings") are asked words too, besides naming an entity: the turn that says
+#: Japan fits "How long did Calvin plan to stay in Japan?" better than one
+#: that does not, and a trip to Rome fits a question about Barcelona less.
+#: Person names are not: every turn of a speaker would match. LoCoMo at 0.70:
+#: 0.657 / 0.094 -> 0.670 / 0.093.
+PLACE_TERMS = True
+_PLACE_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "EVENT", "WORK_OF_ART", "PRODUCT", "NORP"})
 _PAST_WORDS = re.compile(
     r"\b(used to|before|previous(ly)?|former(ly)?|earlier|originally|at first|history|histor(y|ies)|"
     r"change[ds]?|changing|evolv\w*|no longer|anymore|in the past|back then|last (year|month|week))\b",
@@ -69,11 +83,16 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
         names.setdefault(speaker, "PERSON")
     asked_for = _asked_for(doc)
     terms, nouns, given = [], [], []
+    if PLACE_TERMS:
+        for name, label in names.items():
+            if label in _PLACE_LABELS:
+                terms.extend(w.lower() for w in name.split()
+                             if w.isalpha() and w.lower() not in nlp.Defaults.stop_words and w.lower() not in terms)
     for tok in doc:
         if tok.i in name_tokens or tok.is_stop or not tok.is_alpha or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
             continue
         lemma = tok.lemma_.lower()
-        if lemma not in _WEAK and lemma not in terms:
+        if lemma not in _WEAK and not (WEAK_SPEECH and lemma in _SPEECH) and lemma not in terms:
             terms.append(lemma)
             if tok.pos_ == "NOUN":
                 nouns.append(lemma)

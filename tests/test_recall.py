@@ -491,6 +491,26 @@ def test_a_name_that_begins_one_speakers_name_is_that_speaker(monkeypatch):
         assert mem.context("What did Dan paint?").abstain
 
 
+def test_place_names_are_asked_words_and_according_to_is_not(monkeypatch):
+    """"Japan" in "How long did James plan to stay in Japan?" is a name and an
+    asked word: the turn that says Japan fits the question (PLACE_TERMS);
+    "according to" asks nothing a turn would say (WEAK_SPEECH)."""
+    import midas_graph._query as query_mod
+
+    chat = [("James", "Max is awesome at catching frisbees in mid-air, never misses!"),
+            ("John", "I went to a gaming convention in Boston."),
+            ("James", "I'm gonna be in Japan for a few months, then off to Boston!")]
+    asked = ["What is Max good at according to James?", "How long did James plan to stay in Japan?"]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        for question, said in zip(asked, ["frisbees", "Japan"]):
+            ctx = mem.context(question)
+            assert not ctx.abstain and said in ctx.text, ctx.reason
+        monkeypatch.setattr(query_mod, "PLACE_TERMS", False)
+        monkeypatch.setattr(query_mod, "WEAK_SPEECH", False)
+        assert all(mem.context(q).abstain for q in asked)
+
+
 def test_a_question_turned_the_other_way_needs_words_like_it(monkeypatch):
     """Nate only ever said what movies he loves: "What movies does Nate
     hate?" is not answered with them. Once he says what he can't stand, it is."""
@@ -532,6 +552,10 @@ def test_a_sentence_ending_in_a_name_is_put_to_that_listener():
     assert _to_listener("That bowl is awesome, Mel!") and _to_listener("Congrats, Deb!")
     assert not _to_listener("It was a gift from my grandma in my home country, Sweden.")
     assert not _to_listener("I painted a lighthouse.")
+    # "that's" / "wow" open one's own news too when it speaks of "I" or "my";
+    # a cheer ("Congrats") is put to the listener whatever follows
+    assert not _to_listener("That's a close friend of mine who helped me get this painting published!")
+    assert _to_listener("That's a gorgeous song, Caroline.") and _to_listener("Congrats, I am so proud of you!")
 
 
 def test_a_month_is_a_time_not_a_name():
@@ -644,7 +668,7 @@ def test_a_verb_the_small_model_sweeps_into_a_name_is_asked_about():
         "Where does the Bank of America have offices?", "What does Sam like?")}
     assert seen == {"What event did John volunteer at last weekend?": (("John",), ("event", "volunteer", "weekend")),
                     "When did James meet Samantha?": (("James", "Samantha"), ("meet",)),
-                    "Where does the Bank of America have offices?": (("Bank of America",), ("office",)),
+                    "Where does the Bank of America have offices?": (("Bank of America",), ("bank", "america", "office")),
                     "What does Sam like?": (("Sam",), ())}  # tagged a verb, but a name
 
 
