@@ -124,13 +124,12 @@ _TIME_WORDS = re.compile(
     r"january|february|march|april|june|july|august|september|october|november|december)\b", re.I)
 
 
-_STEMMER = None
-
-
-#: Irregular forms are put to their lemma before stemming ("spent" -> "spend").
+#: Irregular forms are put to their lemma before stemming ("spent" -> "spend";
+#: read once, when the process's stemmer is built). LoCoMo: recall@10 0.8022
+#: -> 0.8032; category-5 / false abstain 0.628 / 0.095 -> 0.621 / 0.094 at
+#: the same threshold.
 IRREGULAR = True
-
-
+_STEMMER = None
 #: Irregular forms that are more often a word of their own ("the ground", "a rose").
 _HOMOGRAPHS = frozenset({"ground", "wound", "rose", "bore", "lay", "lied"})
 
