@@ -198,9 +198,8 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: from my grandma in my home country, Sweden."): at 0.64, 0.614 / 0.097 ->
 #: 0.614 / 0.095.
 REACTIONS = True
-_REACTION = re.compile(
-    r"^\W*(?:\w+,\s*)?(congrats|congratulations|that'?s|that is|that was|that sounds|sounds|wow|what an?|"
-    r"great job|good job|nice job|way to go|good to hear|glad to hear|so glad|so happy for|proud of)\b", re.I)
+# (its cheers, "Congrats", "Great job", ..., are _CHEER's, which counts them with "I" too)
+_REACTION = re.compile(r"^\W*(?:\w+,\s*)?(that'?s|that is|that was|that sounds|sounds|wow|what an?)\b", re.I)
 # "..., Mel!" names the listener (a nickname too); "... my home country,
 # Sweden." does not: a sentence about "I" or "my" is not taken for one
 _VOCATIVE_END = re.compile(r",\s+[A-Z][a-z]+\W*$")
@@ -430,9 +429,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
     recaller = mem._recaller()
-    hits = recaller.recall(query, k=40, valid_at=valid_at, known_at=known_at, group_id=group_id,
-                           speaker=speaker, info=info, qvec=qvec, term_vec=term_vec,
-                           explicit_valid=explicit_valid, speaker_weight=SPEAKER_WEIGHT)
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
     header = f"Memory for: {query}"
     header_tokens = count_tokens(header) + 1
@@ -440,6 +436,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if info.names and not focus_ids:
         return _abstain(query, info, budget_tokens, header,
                         f"nothing is known about {', '.join(info.names)}", [])
+    focus_entities = mem._store.entities_by_id(focus_ids) if focus_ids else []
+    hits = recaller.recall(query, k=40, valid_at=valid_at, known_at=known_at, group_id=group_id,
+                           speaker=speaker, info=info, qvec=qvec, term_vec=term_vec,
+                           explicit_valid=explicit_valid, speaker_weight=SPEAKER_WEIGHT, focus=focus_entities)
 
     past_hits: list[Hit] = []
     if info.about_past and focus_ids:
@@ -449,7 +449,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
-    focus_entities = mem._store.entities_by_id(focus_ids) if focus_ids else []
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
     idx = recaller.index(group_id)  # one snapshot: vectors, the IDF and the turn order (echoes)
     # asked only about someone or something that never speaks in the group (a

@@ -32,13 +32,13 @@ import re
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Literal
+from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
 from ._query import QueryInfo, analyze
 from ._store import alias_key, sentence_documents
-from ._types import Episode, Fact
+from ._types import Entity, Episode, Fact
 
 RRF_K = 60
 #: Fusion: "sum" of min-max normalised BM25 and cosine scores (plus a graph
@@ -431,7 +431,10 @@ class Recaller:
         speaker: str | None = None, info: QueryInfo | None = None, qvec: np.ndarray | None = None,
         term_vec: np.ndarray | None = None,
         explicit_valid: bool = False, include_past: bool = False, speaker_weight: float | None = None,
+        focus: Sequence[Entity] | None = None,
     ) -> list[Hit]:
+        """``focus``: the question's entities, when the caller has already
+        resolved its names (context assembly); resolved here otherwise."""
         from .models import load_spacy
 
         mem, store = self.mem, self.mem._store
@@ -448,7 +451,7 @@ class Recaller:
         ranks: dict[str, dict[tuple[str, str], int]] = {}
 
         # graph: the query's entities and their neighbourhood
-        entity_ids = self.resolve_names(info.names, group_id)
+        entity_ids = self.resolve_names(info.names, group_id) if focus is None else [e.id for e in focus]
         graph: dict[tuple[str, str], float] = {}
         subgraph_facts: dict[str, Fact] = {}
         # include_past: any valid time (superseded and ended beliefs too), as held at known_at
@@ -520,7 +523,7 @@ class Recaller:
         if said_bonus and info.names:  # said by someone the question names
             # under the asked names and any name the asked entities go by ("Mel" for Melanie)
             said_by = {alias_key(group_id, n) for n in info.names}
-            for e in store.entities_by_id(entity_ids):
+            for e in store.entities_by_id(entity_ids) if focus is None else focus:
                 said_by.update(alias_key(group_id, n) for n in (e.name, *e.aliases))
             add("speaker", said_bonus, lambda r, i: idx.speakers.get(i) in said_by)
         if WHEN_WEIGHT and _WHEN_Q.search(query):  # "When did ...": a turn that tells a time
