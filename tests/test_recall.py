@@ -471,6 +471,29 @@ def test_what_one_asked_speaker_puts_to_the_other_is_about_both(monkeypatch):
         assert mem.context(asked).abstain
 
 
+def test_a_question_that_names_a_date_is_judged_on_what_was_said_then(monkeypatch):
+    """Bob started guitar lessons in January, Alice violin lessons in May.
+    Asked what lessons Bob started in May, what was said in May is Alice's
+    (DATED); without the date, or with January, Bob's own turn answers."""
+    turns = [("Bob", "I started guitar lessons last week, my fingers hurt!", "2023-01-10T10:00"),
+             ("Alice", "Cool! I went hiking with my sister.", "2023-01-10T10:01"),
+             ("Alice", "I started violin lessons last week, it's hard but fun.", "2023-05-10T10:00"),
+             ("Bob", "Nice, I got a new job at the bakery.", "2023-05-10T10:01")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": c, "speaker": s, "reference_time": t} for s, c, t in turns])
+        for asked, said in [("What lessons did Bob start?", "guitar"),
+                            ("What lessons did Bob start in January 2023?", "guitar"),
+                            ("What lessons did Alice start in May 2023?", "violin"),
+                            ("What lessons did Bob start in March 2023?", "guitar")]:  # nothing said then
+            ctx = mem.context(asked)
+            assert not ctx.abstain and said in ctx.reason, (asked, ctx.reason)
+        ctx = mem.context("What lessons did Bob start in May 2023?")
+        assert ctx.abstain and "said from 2023-05-01 to 2023-06-08" in ctx.reason, ctx.reason
+        assert mem.context("What lessons did Alice start in January 2023?").abstain
+        _abstains_by(monkeypatch, mem, "What lessons did Bob start in May 2023?",
+                     "nothing known about Bob's", "DATED")
+
+
 def test_a_name_that_begins_one_speakers_name_is_that_speaker(monkeypatch):
     """"Mel" and "Caro" are Melanie and Caroline when only one speaker's name
     begins so; "Dan" with both Daniel and Danielle speaking is neither."""
