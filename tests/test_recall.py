@@ -386,9 +386,31 @@ def test_echoing_the_other_speakers_words_does_not_ground_the_echoer(monkeypatch
         assert not mem.context("What did Melanie realize after her charity race?").abstain
         ok = mem.context("What did Caroline make in her pottery class?")
         assert not ok.abstain and "pottery" in ok.reason, ok.reason
-        monkeypatch.setattr(context_mod, "ECHO", False)   # the rule is what abstains
-        monkeypatch.setattr(context_mod, "UNSAID", False)  # (Caroline never said "realize" either)
+        # the rule is what abstains: Caroline never said "realize" either (UNSAID),
+        # and her race fits the question less well than Melanie's (DOMINANCE)
+        monkeypatch.setattr(context_mod, "UNSAID", False)
+        monkeypatch.setattr(context_mod, "DOMINANCE", 0.5)
+        assert mem.context(asked).abstain
+        monkeypatch.setattr(context_mod, "ECHO", False)
         assert not mem.context(asked).abstain
+
+
+def test_the_asked_persons_question_to_the_listener_does_not_outdo_their_answer(monkeypatch):
+    """Gina's "Got any fave styles?" asks about Jon's styles: it must not
+    dwarf her own answer, "Contemporary dance ..." (SELF_AS_GROUNDS)."""
+    chat = [("Jon", "I've been dancing a lot lately, it's my passion."),
+            ("Gina", "Wow Jon, same here! Dance is pretty much my go-to for stress relief. Got any fave styles?"),
+            ("Jon", "Not sure yet, I like a bit of everything."),
+            ("Gina", "Contemporary dance is so expressive and graceful, it really speaks to me.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "What is Gina's favorite style of dance?"
+        ctx = mem.context(asked)
+        assert not ctx.abstain and "Contemporary" in ctx.reason, ctx.reason
+        import midas_graph._context as context_mod
+
+        monkeypatch.setattr(context_mod, "SELF_AS_GROUNDS", False)
+        assert mem.context(asked).abstain
 
 
 def test_a_detail_only_others_spoke_of_is_not_put_on_the_asked_person(monkeypatch):
@@ -484,7 +506,8 @@ def test_a_question_that_names_a_date_is_judged_on_what_was_said_then(monkeypatc
         for asked, said in [("What lessons did Bob start?", "guitar"),
                             ("What lessons did Bob start in January 2023?", "guitar"),
                             ("What lessons did Alice start in May 2023?", "violin"),
-                            ("What lessons did Bob start in March 2023?", "guitar")]:  # nothing said then
+                            ("What lessons did Bob start in March 2023?", "guitar"),  # nothing said then
+                            ("What lessons had Bob started as of May 2023?", "guitar")]:  # by then
             ctx = mem.context(asked)
             assert not ctx.abstain and said in ctx.reason, (asked, ctx.reason)
         ctx = mem.context("What lessons did Bob start in May 2023?")
