@@ -651,7 +651,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if dated and not unsaid:
             reason += " in what was said " + ", ".join(
                 f"from {_dt.datetime.fromtimestamp(lo, _dt.timezone.utc):%Y-%m-%d} "
-                f"to {_dt.datetime.fromtimestamp(hi, _dt.timezone.utc):%Y-%m-%d}" for lo, hi in spans)
+                f"to {_dt.datetime.fromtimestamp(hi - 1, _dt.timezone.utc):%Y-%m-%d}" for lo, hi in spans)
         if near and focus_ids:
             reason += f" (closest: {near[0].text[:80]}...)"
         return _abstain(query, info, budget_tokens, header, reason, near)

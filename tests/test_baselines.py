@@ -232,3 +232,31 @@ def test_revision_check_accepts_marked_past_lines_and_the_update_itself():
 def test_revision_check_missing_current_fails():
     r = locomo_eval.revision_check(CASE, _Ctx([], abstain=True))
     assert not r["ok"] and r["missing_current"] == ["Lisbon"]
+
+
+def test_threshold_split_report_chooses_on_one_half_and_scores_the_other():
+    """eval/locomo_threshold_split.py: a threshold chosen on one half is the
+    one with the most category-5 abstention under the false-abstain limit
+    there, and it is scored on the other half."""
+    import locomo_threshold_split as split
+
+    ids = ["a", "b"]
+
+    def conv(c, c5_abstained, false_abstained):  # 10 category-5 and 10 answerable questions
+        return ([(c, 5, i < c5_abstained) for i in range(10)]
+                + [(c, 1, i < false_abstained) for i in range(10)])
+
+    rows = {0.7: conv("a", 6, 0) + conv("b", 5, 1),
+            0.8: conv("a", 8, 1) + conv("b", 9, 2),   # b: 0.2 false abstain, over the limit
+            0.9: conv("a", 9, 2) + conv("b", 9, 3)}   # a: over the limit too
+    out = split.report(rows, ids, shipped=0.8)
+    assert out["by_threshold"]["0.8"] == {"abstain_cat5": 0.85, "false_abstain": 0.15,
+                                          "per_conversation": {"a": [0.8, 0.1], "b": [0.9, 0.2]}}
+    # chosen on a: 0.8 (0.9 exceeds the limit), scored on b: 0.9 / 0.2;
+    # chosen on b: 0.7 (0.8 and 0.9 exceed it), scored on a: 0.6 / 0.0
+    held = out["chosen_on_one_half_scored_on_the_other"]
+    assert held["pairs"] == 2 and held["threshold"] == {"median": 0.75, "min": 0.7, "max": 0.8}
+    assert held["abstain_cat5"] == {"median": 0.75, "min": 0.6, "max": 0.9}
+    assert held["false_above_limit"] == 1 and held["abstain_below_target"] == 1
+    assert out["leave_one_out"]["thresholds"] == {"a": 0.7, "b": 0.8}
+    assert out["shipped_over_halves"]["false_above_limit"] == 1
