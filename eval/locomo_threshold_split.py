@@ -49,6 +49,14 @@ def _summary(values: list[float]) -> dict:
     return {"median": round(statistics.median(values), 4), "min": round(min(values), 4), "max": round(max(values), 4)}
 
 
+def _spread(rates: list[tuple[float, float]]) -> dict:
+    """Both rates over several sets of conversations, and how often each misses its target."""
+    return {"abstain_cat5": _summary([a for a, _ in rates]),
+            "false_abstain": _summary([f for _, f in rates]),
+            "abstain_below_target": sum(a < TARGET_ABSTAIN for a, _ in rates),
+            "false_above_limit": sum(f > LIMIT_FALSE for _, f in rates)}
+
+
 def main(argv: list[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--thresholds", default="0.74,0.76,0.78,0.80,0.82,0.84,0.86,0.88,0.90",
@@ -104,7 +112,7 @@ def report(rows: dict[float, list[tuple[str, int, bool]]], ids: list[str], shipp
     halves = list(itertools.combinations(ids, half))
 
     def choose(convs) -> float:
-        ok = [(_rates(rows[t], convs)[0], t) for t in grid if _rates(rows[t], convs)[1] <= LIMIT_FALSE]
+        ok = [(abstain, t) for t in grid for abstain, false in [_rates(rows[t], convs)] if false <= LIMIT_FALSE]
         return max(ok)[1] if ok else grid[0]
 
     at_shipped = [_rates(rows[shipped], h) for h in halves]
@@ -124,19 +132,8 @@ def report(rows: dict[float, list[tuple[str, int, bool]]], ids: list[str], shipp
             str(t): {"abstain_cat5": round(_rates(rows[t], ids)[0], 4), "false_abstain": round(_rates(rows[t], ids)[1], 4),
                      "per_conversation": {c: [round(v, 4) for v in _rates(rows[t], [c])] for c in ids}}
             for t in grid},
-        "shipped_over_halves": {
-            "halves": len(halves),
-            "abstain_cat5": _summary([a for a, _ in at_shipped]),
-            "false_abstain": _summary([f for _, f in at_shipped]),
-            "abstain_below_target": sum(a < TARGET_ABSTAIN for a, _ in at_shipped),
-            "false_above_limit": sum(f > LIMIT_FALSE for _, f in at_shipped)},
-        "chosen_on_one_half_scored_on_the_other": {
-            "pairs": len(held),
-            "threshold": _summary(chosen),
-            "abstain_cat5": _summary([a for a, _ in held]),
-            "false_abstain": _summary([f for _, f in held]),
-            "abstain_below_target": sum(a < TARGET_ABSTAIN for a, _ in held),
-            "false_above_limit": sum(f > LIMIT_FALSE for _, f in held)},
+        "shipped_over_halves": {"halves": len(halves), **_spread(at_shipped)},
+        "chosen_on_one_half_scored_on_the_other": {"pairs": len(held), "threshold": _summary(chosen), **_spread(held)},
         "leave_one_out": {
             "thresholds": loo,
             "abstain_cat5": round(_rates(loo_rows, ids)[0], 4),

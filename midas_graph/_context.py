@@ -584,8 +584,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if cov:
             # how well it speaks to the asked words, names left out of the question
             strict = about_focus(h, strict=True)
+            # the fit it grounds by: its own sentences, echoes left out (whole, between two asked)
+            own_fit = fit_of(h, own=not between) if strict else 0.0
             if SELF_AS_GROUNDS and h.kind == "episode" and strict and not between:
-                fit = fit_of(h, own=True)  # as it grounds: its own sentences, echoes left out
+                fit = own_fit  # the asked entity's turn counts as it grounds
             else:
                 fit = fit_of(h, own=ANY_OWN and h.kind == "episode" and not strict, drop_echo=False)
             best_any = max(best_any, fit)
@@ -594,7 +596,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 then_any = max(then_any, fit)
             if strict and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)):
-                own_fit = fit_of(h, own=not between)
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
