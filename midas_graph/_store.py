@@ -838,7 +838,7 @@ class Store:
         return [row_to_entity(r) for r in rows]
 
     def count(self, label: str) -> int:
-        if label not in ("Fact", "Entity", "Episode"):
+        if label not in _PRIMARY_KEYS:
             raise ValueError(label)
         return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
 
@@ -892,14 +892,19 @@ class Store:
             keys = list(slots)[start:start + 5000]
             self.apply(Plan(slots={k: slots[k] for k in keys}))
 
-    def _create_facts(self, facts: Sequence[Fact]) -> None:
+    def _create_facts(self, facts: Sequence[Fact], episodes: set[str] | None = None) -> None:
         """Create fact versions with their HAS_FACT (and OBJECT, FROM_EPISODE)
         edges in one statement per shape: the subject is matched by key from
         a small row map, the properties come from column lists by index.
-        (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)"""
+        (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)
+        ``episodes``: when given, only a version whose episode is in it gets
+        its FROM_EPISODE edge (the others keep ``episode_id`` without one: an
+        episode that was removed); by default every version with an
+        ``episode_id`` is linked, and one whose episode is missing is not written."""
         groups: dict[tuple[bool, bool], list[Fact]] = {}
         for f in facts:
-            groups.setdefault((f.object_id is not None, f.episode_id is not None), []).append(f)
+            linked = f.episode_id is not None and (episodes is None or f.episode_id in episodes)
+            groups.setdefault((f.object_id is not None, linked), []).append(f)
         for (has_object, has_episode), group in groups.items():
             match = "UNWIND $rows AS r MATCH (e:Entity {id: r.s})"
             path = "(e)-[:HAS_FACT]->(f:Fact {%s})"
@@ -929,16 +934,17 @@ class Store:
 
     def restore_versions(self, facts: Sequence[Fact]) -> int:
         """Insert exported versions verbatim (import of an export); skip vids
-        already present. Call :meth:`link_successors` once all are in."""
+        already present. A version whose episode is not stored (it was
+        removed) keeps its ``episode_id`` without a FROM_EPISODE edge; its
+        subject (and object) entity must exist. Call :meth:`link_successors`
+        once all are in."""
         if not facts:
             return 0
-        present = {
-            r[0] for r in self.q(
-                "UNWIND $v AS x MATCH (f:Fact {vid: x}) RETURN f.vid", {"v": [f.vid for f in facts]}
-            )
-        }
+        present = self.existing("Fact", [f.vid for f in facts])
         fresh = [f for f in facts if f.vid not in present]
-        self.apply(Plan(inserts=fresh))
+        episodes = self.existing("Episode", sorted({f.episode_id for f in fresh if f.episode_id}))
+        if fresh:
+            self._create_facts(fresh, episodes)
         return len(fresh)
 
     def link_successors(self) -> None:
@@ -948,6 +954,120 @@ class Store:
             "AND NOT EXISTS { MATCH (a)-[:SUPERSEDED_BY]->(:Fact) } "
             "MATCH (b:Fact {vid: a.superseded_by + ':1'}) CREATE (a)-[:SUPERSEDED_BY]->(b)"
         )
+
+    # -- export and import (midas_graph._io) ----------------------------------------
+    def existing(self, label: str, keys: Sequence[str]) -> set[str]:
+        """The primary keys among ``keys`` that are stored in table ``label``
+        (Entity and Episode ids, Fact vids, Alias keys, FactVector ids)."""
+        column = _PRIMARY_KEYS[label]
+        keys = list(dict.fromkeys(keys))
+        out: set[str] = set()
+        for start in range(0, len(keys), 5000):
+            out.update(r[0] for r in self.q(f"UNWIND $k AS x MATCH (n:{label} {{{column}: x}}) RETURN n.{column}",
+                                            {"k": keys[start:start + 5000]}))
+        return out
+
+    def count_beliefs(self) -> int:
+        """How many beliefs (distinct fact ids) the database holds."""
+        return int(self.q("MATCH (f:Fact) RETURN count(DISTINCT f.id)")[0][0])
+
+    def fact_episode_ids(self) -> list[tuple[str, str]]:
+        """(episode id, group id) of every episode a version names, as its
+        source or as the episode that expired it (stored or not)."""
+        rows = self.q("MATCH (f:Fact) WHERE f.episode_id IS NOT NULL RETURN DISTINCT f.episode_id, f.group_id")
+        rows += self.q("MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL "
+                       "RETURN DISTINCT f.expired_by_episode, f.group_id")
+        return sorted({(i, g) for i, g in rows})
+
+    def export_entities(self) -> list[tuple[Entity, str | None]]:
+        """Every entity with its stored name embedding (base64 text), by id."""
+        rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN}, e.name_embedding ORDER BY e.id")
+        return [(row_to_entity(r[:-1]), r[-1]) for r in rows]
+
+    def export_aliases(self) -> list[tuple[str, str, str, str]]:
+        """Every name key: (key, group_id, alias, entity_id), by key."""
+        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id ORDER BY a.key")
+        return [(k, g, a, e) for k, g, a, e in rows]
+
+    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str | None, str | None, list[str]]]:
+        """Every episode, by id, with its stored embedding and sentence
+        embeddings (base64 text, as stored) and the ids of the entities it
+        mentions; read ``batch`` at a time (an episode may be megabytes)."""
+        ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
+        for start in range(0, len(ids), batch):
+            chunk = ids[start:start + batch]
+            rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) "
+                          f"RETURN {_EPISODE_RETURN}, p.embedding, p.sentence_embeddings", {"ids": chunk})
+            mentions: dict[str, list[str]] = {}
+            for pid in chunk:  # one walk each: a chained UNWIND walk scans on this engine
+                mentions[pid] = sorted(r[0] for r in self.q(
+                    "MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": pid}))
+            by_id = {r[0]: r for r in rows}
+            for pid in chunk:
+                r = by_id[pid]
+                yield row_to_episode(r[:-2]), r[-2], r[-1], mentions[pid]
+
+    def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
+        """Every stored fact vector: (fact id, base64 text), by id."""
+        ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+        for start in range(0, len(ids), batch):
+            rows = self.q("UNWIND $ids AS x MATCH (v:FactVector {id: x}) RETURN v.id, v.embedding",
+                          {"ids": ids[start:start + batch]})
+            yield from sorted((i, v) for i, v in rows if v is not None)
+
+    def restore_entities(self, entities: Sequence[Entity], vectors: dict[str, str | None]) -> int:
+        """Create exported entities verbatim (``vectors``: name embeddings as
+        base64 text, by id) without name keys (see :meth:`restore_aliases`);
+        skip ids already present. Returns how many were created."""
+        present = self.existing("Entity", [e.id for e in entities])
+        fresh = [e for e in entities if e.id not in present]
+        if fresh:
+            self._create_columnar("Entity", {
+                "name_embedding": [vectors.get(e.id) for e in fresh],
+                "id": [e.id for e in fresh], "group_id": [e.group_id for e in fresh],
+                "name": [e.name for e in fresh], "aliases": [list(e.aliases) for e in fresh],
+                "kind": [e.kind for e in fresh], "summary": [e.summary for e in fresh],
+                "created_at": [to_db(e.created_at) for e in fresh],
+            })
+        return len(fresh)
+
+    def restore_aliases(self, rows: Sequence[tuple[str, str, str, str]]) -> int:
+        """Create exported name keys ``(key, group_id, alias, entity_id)``
+        verbatim; a key already present keeps pointing where it points."""
+        present = self.existing("Alias", [k for k, *_ in rows])
+        fresh = [r for r in rows if r[0] not in present]
+        if fresh:
+            self._create_columnar("Alias", {
+                "key": [k for k, *_ in fresh], "group_id": [g for _, g, _, _ in fresh],
+                "alias": [a for _, _, a, _ in fresh], "entity_id": [e for *_, e in fresh],
+            })
+        return len(fresh)
+
+    def restore_episodes(self, episodes: Sequence[tuple[Episode, str | None, str | None, Sequence[str]]]) -> int:
+        """Create exported episodes verbatim, each ``(episode, embedding,
+        sentence embeddings, mentioned entity ids)`` with vectors as base64
+        text, and their MENTIONS edges; skip ids already present."""
+        present = self.existing("Episode", [e.id for e, *_ in episodes])
+        fresh = [x for x in episodes if x[0].id not in present]
+        for ep, emb, sent, mentions in fresh:
+            self.q(
+                "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
+                "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
+                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
+                {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+                 "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
+                 "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent},
+            )
+            self.link_mentions(ep.id, list(mentions))
+        return len(fresh)
+
+    def restore_fact_vectors(self, vectors: dict[str, str]) -> int:
+        """Create exported fact vectors (base64 text by fact id); skip ids already present."""
+        present = self.existing("FactVector", list(vectors))
+        fresh = {k: v for k, v in vectors.items() if k not in present}
+        if fresh:
+            self._create_columnar("FactVector", {"id": list(fresh), "embedding": list(fresh.values())})
+        return len(fresh)
 
     def _link(self, links: Sequence[tuple[str, str]]) -> None:
         """SUPERSEDED_BY edges run from a version to the first version of its successor."""
@@ -960,6 +1080,10 @@ class Store:
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
 
+
+#: The primary key column of each node table.
+_PRIMARY_KEYS = {"Fact": "vid", "Entity": "id", "Episode": "id", "Alias": "key", "FactVector": "id",
+                 "Slot": "key", "Meta": "key"}
 
 #: Where each kind of stored vector lives: (table, column).
 _VECTOR_COLUMNS = {
