@@ -198,11 +198,97 @@ def sentence_documents(who: str | None, text: str | None) -> list[str]:
     """The sentences of an episode as recall embeds them one by one (each a
     :func:`document`), or none when the text is under SPLIT_MIN_WORDS words
     or has fewer than two sentences of two words or more: a sentence's own
-    vector is not blurred by the rest of a long turn (docs/recall.md)."""
+    vector is not blurred by the rest of a long turn (docs/recall.md).
+    A long episode (:func:`is_long`) is embedded by passages instead: its
+    first PASSAGE_VECTORS passages (:func:`passage_spans`)."""
+    if is_long(text):
+        return passage_documents(who, text or "")[:PASSAGE_VECTORS]
     if len((text or "").split()) < SPLIT_MIN_WORDS:
         return []
     parts = [p for p in _SENTENCE_BREAK.split(text or "") if len(p.split()) >= 2]
     return [document(who, p) for p in parts] if len(parts) > 1 else []
+
+
+#: An episode longer than this many characters is *long* (a pasted document,
+#: a transcript): recall indexes it by passages, BM25 and vectors alike, and
+#: its own vector reads its first LONG_EPISODE_CHARS characters (MiniLM reads
+#: 256 tokens at most, some 1,000 characters, so every shorter episode's
+#: vector is what it was). No LoCoMo turn is longer than 454 characters.
+LONG_EPISODE_CHARS = 8_000
+#: Words per passage of a long episode: consecutive sentences packed up to
+#: this many words (a longer sentence is cut into windows of this many words),
+#: about 130 MiniLM tokens, inside the model's 256-token window.
+PASSAGE_WORDS = 100
+#: Passages of one long episode that get a vector: the first ones (about
+#: 25,000 words, some 150 KB of English). Embedding costs about as much per
+#: word as parsing (1 MB of chat took 87 s to add with 1,000 passage vectors,
+#: 31 s with 256, on a busy 2-core machine: eval/bench_long.py); BM25 indexes every passage,
+#: so a sentence past these is still found by its words, not by its meaning
+#: (docs/recall.md, "Long episodes").
+PASSAGE_VECTORS = 256
+_WORD = re.compile(r"\S+")
+
+
+def is_long(text: str | None) -> bool:
+    """Whether an episode is indexed by passages (see LONG_EPISODE_CHARS)."""
+    return text is not None and len(text) > LONG_EPISODE_CHARS
+
+
+def episode_document(who: str | None, text: str | None) -> str:
+    """What an episode's own vector is computed from: its :func:`document`,
+    with a long text cut to its first LONG_EPISODE_CHARS characters (the
+    model reads no further; the tokenizer need not read megabytes)."""
+    if is_long(text):
+        text = (text or "")[:LONG_EPISODE_CHARS]
+    return document(who, text)
+
+
+def passage_spans(text: str, words: int | None = None) -> list[tuple[int, int]]:
+    """``(start, end)`` of each passage of ``text``: its sentences (as
+    :data:`_SENTENCE_BREAK` cuts them) packed in order into passages of at
+    most ``words`` words (PASSAGE_WORDS); a sentence of more words is cut
+    into windows of that many. ``text[start:end]`` is the passage, verbatim."""
+    words = words or PASSAGE_WORDS
+    spans: list[tuple[int, int]] = []
+    start, end, count = -1, -1, 0
+
+    def segments():
+        pos = 0
+        for m in _SENTENCE_BREAK.finditer(text):
+            yield pos, m.start()
+            pos = m.end()
+        yield pos, len(text)
+
+    for s, e in segments():
+        if e <= s:
+            continue
+        n = len(text[s:e].split()) if e - s <= 20 * words else words + 1
+        if n == 0:
+            continue
+        if count and count + n > words:
+            spans.append((start, end))
+            count = 0
+        if n > words:  # one long sentence (or a text without breaks): windows of words
+            window: list[tuple[int, int]] = []
+            for m in _WORD.finditer(text, s, e):
+                window.append(m.span())
+                if len(window) == words:
+                    spans.append((window[0][0], window[-1][1]))
+                    window = []
+            if window:
+                start, end, count = window[0][0], window[-1][1], len(window)
+            continue
+        if not count:
+            start = s
+        end, count = e, count + n
+    if count:
+        spans.append((start, end))
+    return spans
+
+
+def passage_documents(who: str | None, text: str) -> list[str]:
+    """The passages of a text (:func:`passage_spans`), each a :func:`document`."""
+    return [document(who, text[s:e]) for s, e in passage_spans(text)]
 
 
 def fact_document(subject: str, attribute: str, value: Any, text: str | None) -> str:
