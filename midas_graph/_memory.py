@@ -321,6 +321,11 @@ class Memory:
         anchors relative times ("last week") and is each fact's default
         ``valid_from``. ``episode_id``: the id to store it under (default a
         new UUID; an id already used is an error).
+
+        ``content`` may be of any length: a long text (a pasted document) is
+        stored verbatim and recall indexes all of it by passages, but facts
+        are extracted from its first ``_episodes.EXTRACT_CHARS`` (100,000)
+        characters only (docs/recall.md, "Long episodes").
         """
         item = _episodes.validate(
             content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,

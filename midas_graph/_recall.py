@@ -38,7 +38,7 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from ._query import QueryInfo, analyze
-from ._store import PASSAGE_VECTORS, alias_key, document, episode_document, is_long, passage_spans, sentence_documents
+from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
 
 RRF_K = 60
@@ -194,7 +194,7 @@ class Hit:
 
     kind: Literal["fact", "episode"]
     id: str
-    text: str
+    text: str                     # a fact's sentence; an episode's content (a long one's: the passage that matched)
     score: float
     fact: Fact | None
     episode: Episode | None
@@ -280,7 +280,7 @@ class _Index:
                 return int(np.argmax(doc_scores[lo:hi]))
         m = self.sentences[r]
         p = self.passages[r]
-        if m is not None and len(m) and p is not None and len(m) == min(len(p.spans), PASSAGE_VECTORS):
+        if m is not None and len(m) and p is not None and len(m) <= len(p.spans):  # the first passages
             return int(np.argmax(m @ v))
         return 0
 
