@@ -961,6 +961,33 @@ class Store:
             )
 
 
+    # -- integrity reads (Memory.check) -------------------------------------------
+    def alias_rows(self) -> list[tuple[str, str, str, str]]:
+        """Every name key: (key, group_id, alias, entity_id)."""
+        return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+
+    def episode_groups(self) -> dict[str, str]:
+        """Episode id -> its group, for every stored episode."""
+        return {i: g for i, g in self.q("MATCH (p:Episode) RETURN p.id, p.group_id")}
+
+    def slot_rows(self) -> dict[str, list[SlotEntry]]:
+        """Every revision slot's stored held list, by slot key."""
+        return {k: _decode_slot(h) for k, h in self.q("MATCH (s:Slot) RETURN s.key, s.held")}
+
+    def edge_pairs(self, rel: str) -> list[tuple[str, str]]:
+        """(from key, to key) of every edge of one relationship table, keyed
+        as the check reads them: ``HAS_FACT`` (entity id, vid), ``OBJECT``
+        (vid, entity id), ``FROM_EPISODE`` (vid, episode id), ``SUPERSEDED_BY``
+        (vid, vid)."""
+        shapes = {
+            "HAS_FACT": "MATCH (a:Entity)-[:HAS_FACT]->(b:Fact) RETURN a.id, b.vid",
+            "OBJECT": "MATCH (a:Fact)-[:OBJECT]->(b:Entity) RETURN a.vid, b.id",
+            "FROM_EPISODE": "MATCH (a:Fact)-[:FROM_EPISODE]->(b:Episode) RETURN a.vid, b.id",
+            "SUPERSEDED_BY": "MATCH (a:Fact)-[:SUPERSEDED_BY]->(b:Fact) RETURN a.vid, b.vid",
+        }
+        return [(a, b) for a, b in self.q(shapes[rel])]
+
+
 #: Where each kind of stored vector lives: (table, column).
 _VECTOR_COLUMNS = {
     "FactVector": ("FactVector", "embedding"), "Episode": ("Episode", "embedding"),
