@@ -100,7 +100,7 @@ def check(mem: Memory, *, group_id: str | None = None) -> list[Violation]:
         out.add("schema", f"the database is at schema version {version}, this code writes {SCHEMA_VERSION}")
 
     entities = {e.id: e for e in store.all_entities()}
-    facts = [f for f in store.iter_facts() if group_id is None or f.group_id == group_id]
+    facts = list(store.iter_facts(group_id))
     episodes = store.episode_groups()
     if group_id is not None:
         entities_all = entities

@@ -820,18 +820,41 @@ class Store:
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
                 [(i, document(s, c), s or "", c or "", from_db(t)) for i, s, c, t, _ in episodes])
 
-    def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
-        """Every stored version in the database, in a stable order (for export)."""
-        skip = 0
-        while True:
-            rows = self.q(
-                f"MATCH (f:Fact) RETURN {_FACT_RETURN} ORDER BY f.vid SKIP $s LIMIT $n",
-                {"s": skip, "n": batch},
-            )
-            yield from (row_to_fact(r) for r in rows)
-            if len(rows) < batch:
-                return
-            skip += batch
+    def iter_facts(self, group_id: str | None = None) -> Iterator[Fact]:
+        """Every stored version in the database (or one group), ordered by
+        vid (for export and check), converted as it is read. One query,
+        streamed: paging with ``ORDER BY ... SKIP`` sorted the table once per
+        page (check took 19 s at 100k versions, 17x its time at 10k; 8 s now)."""
+        where, params = ("WHERE f.group_id = $g ", {"g": group_id}) if group_id is not None else ("", {})
+        for row in self._stream(f"MATCH (f:Fact) {where}RETURN {_FACT_RETURN} ORDER BY f.vid", params):
+            yield row_to_fact(row)
+
+    def _stream(self, cypher: str, params: dict[str, Any] | None = None) -> Iterator[list[Any]]:
+        """Rows of one read-only query as the engine hands them over, on a
+        connection of its own (so that the caller may run other queries
+        while it iterates); it sees the last committed state."""
+        with self._lock:
+            if self._db is None:
+                raise EngineError("engine error: the database is closed")
+            conn = self._lib.Connection(self._db)
+        result = None
+        try:
+            try:
+                result = conn.execute(cypher, params or {})
+            except Exception as exc:
+                raise EngineError(f"engine error: {exc}") from exc
+            while True:
+                try:
+                    if not result.has_next():
+                        return
+                    row = result.get_next()
+                except Exception as exc:
+                    raise EngineError(f"engine error: {exc}") from exc
+                yield row
+        finally:
+            if result is not None:
+                result.close()
+            conn.close()
 
     def all_entities(self) -> list[Entity]:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
