@@ -17,9 +17,9 @@ list means the database is sound). It never writes. The rules:
 * ``successor``: every ``superseded_by`` and ``supersedes`` names a belief
   that exists, and a superseded version has its ``SUPERSEDED_BY`` edge.
 * ``cycle``: ``superseded_by`` links, over every version, form no cycle.
-* ``episode``: a version's source episode exists, in its group, with its
-  ``FROM_EPISODE`` edge (beliefs retracted because their episode was removed
-  may name it: removing an episode deletes it).
+* ``episode``: a held belief's source episode exists; every version's is in
+  its group, with its ``FROM_EPISODE`` edge (``remove_episode`` deletes the
+  episode and leaves no belief it stated held, so those may name it).
 * ``subject``: a version hangs off its subject entity, of its group, by
   ``HAS_FACT``; a value that names an entity links to an entity of the group.
 * ``names``: in a group, a name or alias names one entity; every name key
@@ -232,9 +232,8 @@ def _episodes(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], episodes: d
                 out.add("episode", f"{f.vid} has a FROM_EPISODE edge but names no episode", f.vid)
             continue
         if ep not in episodes:
-            last = beliefs[f.id][-1]
-            if last.expired_at is not None and (last.expire_reason or "") == f"retracted: episode {ep} removed":
-                continue  # the removal deleted the episode and retracted the belief
+            if beliefs[f.id][-1].expired_at is not None:
+                continue  # remove_episode deletes the episode and leaves no belief of it held
             out.add("episode", f"{f.vid} comes from episode {ep}, which does not exist", f.vid, ep)
         elif episodes[ep] != f.group_id:
             out.add("episode", f"{f.vid} (group {f.group_id!r}) comes from episode {ep} of group "
