@@ -11,6 +11,7 @@ from ._errors import (
     NotFoundError,
     SchemaVersionError,
 )
+from ._check import Violation
 from ._context import Context, ContextItem
 from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
@@ -37,6 +38,7 @@ __all__ = [
     "MidasError",
     "NotFoundError",
     "SchemaVersionError",
+    "Violation",
     "guard_reliance",
     "plot_timeline",
     "__version__",

@@ -176,7 +176,7 @@ def export_rows(mem) -> Iterator[dict[str, Any]]:
     for e, vec in store.export_entities():
         counts["entity"] += 1
         yield entity_to_json(e, vec)
-    for key, group, alias, eid in store.export_aliases():
+    for key, group, alias, eid in sorted(store.alias_rows()):
         counts["alias"] += 1
         yield {"type": "alias", "key": key, "group_id": group, "alias": alias, "entity_id": eid}
     stored: set[str] = set()

@@ -20,6 +20,7 @@ from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 from ._guard import GuardDecision, guard_reliance
 
 if TYPE_CHECKING:
+    from ._check import Violation
     from ._context import Context
     from ._recall import Hit
     from .models import NLI, Embedder
@@ -733,6 +734,18 @@ class Memory:
         if not out:
             raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
         return out
+
+    def check(self, *, group_id: str | None = None) -> list[Violation]:
+        """The memory's fsck: every broken invariant of the database (of one
+        group, if given), as :class:`~midas_graph.Violation` items; an empty
+        list means it is sound. Reads only. See :mod:`midas_graph._check`
+        for the rules (sequenced uniqueness, successors, cycles, episodes,
+        subjects, names, revision slots, intervals, versions, schema)."""
+        from ._check import check
+
+        if group_id is not None:
+            _text(group_id, "group_id")
+        return check(self, group_id=group_id)
 
     def stats(self) -> dict[str, int]:
         return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}

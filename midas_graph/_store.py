@@ -906,18 +906,41 @@ class Store:
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
                 [(i, document(s, c), s or "", c or "", from_db(t)) for i, s, c, t, _ in episodes])
 
-    def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
-        """Every stored version in the database, in a stable order (for export)."""
-        skip = 0
-        while True:
-            rows = self.q(
-                f"MATCH (f:Fact) RETURN {_FACT_RETURN} ORDER BY f.vid SKIP $s LIMIT $n",
-                {"s": skip, "n": batch},
-            )
-            yield from (row_to_fact(r) for r in rows)
-            if len(rows) < batch:
-                return
-            skip += batch
+    def iter_facts(self, group_id: str | None = None) -> Iterator[Fact]:
+        """Every stored version in the database (or one group), ordered by
+        vid (for export and check), converted as it is read. One query,
+        streamed: paging with ``ORDER BY ... SKIP`` sorted the table once per
+        page (check took 19 s at 100k versions, 17x its time at 10k; 8 s now)."""
+        where, params = ("WHERE f.group_id = $g ", {"g": group_id}) if group_id is not None else ("", {})
+        for row in self._stream(f"MATCH (f:Fact) {where}RETURN {_FACT_RETURN} ORDER BY f.vid", params):
+            yield row_to_fact(row)
+
+    def _stream(self, cypher: str, params: dict[str, Any] | None = None) -> Iterator[list[Any]]:
+        """Rows of one read-only query as the engine hands them over, on a
+        connection of its own (so that the caller may run other queries
+        while it iterates); it sees the last committed state."""
+        with self._lock:
+            if self._db is None:
+                raise EngineError("engine error: the database is closed")
+            conn = self._lib.Connection(self._db)
+        result = None
+        try:
+            try:
+                result = conn.execute(cypher, params or {})
+            except Exception as exc:
+                raise EngineError(f"engine error: {exc}") from exc
+            while True:
+                try:
+                    if not result.has_next():
+                        return
+                    row = result.get_next()
+                except Exception as exc:
+                    raise EngineError(f"engine error: {exc}") from exc
+                yield row
+        finally:
+            if result is not None:
+                result.close()
+            conn.close()
 
     def all_entities(self) -> list[Entity]:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
@@ -1070,11 +1093,6 @@ class Store:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN}, e.name_embedding ORDER BY e.id")
         return [(row_to_entity(r[:-1]), r[-1]) for r in rows]
 
-    def export_aliases(self) -> list[tuple[str, str, str, str]]:
-        """Every name key: (key, group_id, alias, entity_id), by key."""
-        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id ORDER BY a.key")
-        return [(k, g, a, e) for k, g, a, e in rows]
-
     def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str | None, str | None, list[str]]]:
         """Every episode, by id, with its stored embedding and sentence
         embeddings (base64 text, as stored) and the ids of the entities it
@@ -1165,6 +1183,33 @@ class Store:
                 "CREATE (a)-[:SUPERSEDED_BY]->(b)",
                 {"rows": [{"a": vid, "b": f"{fid}:1"} for vid, fid in links]},
             )
+
+
+    # -- integrity reads (Memory.check) -------------------------------------------
+    def alias_rows(self) -> list[tuple[str, str, str, str]]:
+        """Every name key: (key, group_id, alias, entity_id)."""
+        return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+
+    def episode_groups(self) -> dict[str, str]:
+        """Episode id -> its group, for every stored episode."""
+        return {i: g for i, g in self.q("MATCH (p:Episode) RETURN p.id, p.group_id")}
+
+    def slot_rows(self) -> dict[str, list[SlotEntry]]:
+        """Every revision slot's stored held list, by slot key."""
+        return {k: _decode_slot(h) for k, h in self.q("MATCH (s:Slot) RETURN s.key, s.held")}
+
+    def edge_pairs(self, rel: str) -> list[tuple[str, str]]:
+        """(from key, to key) of every edge of one relationship table, keyed
+        as the check reads them: ``HAS_FACT`` (entity id, vid), ``OBJECT``
+        (vid, entity id), ``FROM_EPISODE`` (vid, episode id), ``SUPERSEDED_BY``
+        (vid, vid)."""
+        shapes = {
+            "HAS_FACT": "MATCH (a:Entity)-[:HAS_FACT]->(b:Fact) RETURN a.id, b.vid",
+            "OBJECT": "MATCH (a:Fact)-[:OBJECT]->(b:Entity) RETURN a.vid, b.id",
+            "FROM_EPISODE": "MATCH (a:Fact)-[:FROM_EPISODE]->(b:Episode) RETURN a.vid, b.id",
+            "SUPERSEDED_BY": "MATCH (a:Fact)-[:SUPERSEDED_BY]->(b:Fact) RETURN a.vid, b.vid",
+        }
+        return [(a, b) for a, b in self.q(shapes[rel])]
 
 
 #: The primary key column of each node table.

@@ -361,6 +361,31 @@ def context(
         err.print(f"answered: {ctx.reason}", highlight=False, markup=False)
 
 
+@app.command("check")
+def check(
+    group: Optional[str] = typer.Option(None, help="Only this group (default: the whole database)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output: a list of violations."),
+) -> None:
+    """Verify every invariant of the database (its fsck); exit 1 if any is broken.
+
+    Sequenced uniqueness (no two visible versions of a single-valued attribute),
+    successors and their edges, no supersession cycles, source episodes, subjects,
+    unique names, revision slots, intervals, version chains and the schema version.
+    Reads only."""
+    with _memory() as mem:
+        found = mem.check(group_id=group)
+    if as_json:
+        _print_json([{"rule": v.rule, "message": v.message, "ids": list(v.ids)} for v in found])
+    else:
+        for v in found:
+            out.print(str(v), highlight=False, markup=False, soft_wrap=True)
+        where = f"group {group!r}" if group else settings.db
+        out.print(f"{where}: " + (f"{len(found)} violation{'s' if len(found) != 1 else ''}" if found
+                                   else "no violations"), highlight=False, markup=False)
+    if found:
+        raise typer.Exit(1)
+
+
 @app.command("stats")
 def stats() -> None:
     """Counts of entities, fact versions and episodes."""

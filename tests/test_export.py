@@ -135,7 +135,9 @@ def test_export_import_is_lossless_for_text_episodes_typed_facts_and_retractions
     again = load(dst, text)
     assert set(again.values()) == {0}
     assert dump(dst) == text and dst.stats() == src.stats()
+    assert src.check() == []
     src.close()
+    assert dst.check() == []
     dst.close()
 
 
@@ -157,6 +159,8 @@ def test_the_cli_round_trip_keeps_what_was_learned_from_text(models, tmp_path, c
         assert ep.content == "I live in Berlin" and mem.current("user")[0].episode_id == ep.id
     assert main(["--db", b, "--engine", ENGINE, "import", str(dumpfile)]) == 0
     assert "0 entities, 0 aliases, 0 episodes, 0 versions restored" in capsys.readouterr().out
+    with Memory(b, engine=ENGINE) as mem:
+        assert mem.check() == []
 
 
 # -- refused files: nothing is written ------------------------------------------------
@@ -228,6 +232,7 @@ def test_a_file_written_into_the_memory_twice_is_stored_once(mem, small):
         assert load(fresh, _text(small)) == dict.fromkeys(
             ("entities", "aliases", "episodes", "versions_restored", "fact_vectors", "facts_added"), 0)
         assert [f.value for f in fresh.current("ana")] == ["Lisbon"]
+        assert fresh.check() == []
 
 
 def test_an_export_without_a_header_still_imports(small):

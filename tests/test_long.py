@@ -78,6 +78,7 @@ def test_a_1mb_message_is_stored_verbatim_and_recall_finds_a_sentence_near_its_e
     with Memory(engine=ENGINE) as other:
         _io.import_rows(other, _io.read_jsonl(io.StringIO(out.getvalue())))
         assert other.episode(res.episode.id).content == text
+        assert other.check() == []
 
 
 def test_one_long_row_does_not_fail_a_batch(models_mem, cheap):
