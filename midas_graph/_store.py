@@ -222,7 +222,7 @@ PASSAGE_WORDS = 100
 #: Passages of one long episode that get a vector: the first ones (about
 #: 25,000 words, some 150 KB of English). Embedding costs about as much per
 #: word as parsing (1 MB of chat took 87 s to add with 1,000 passage vectors,
-#: 31 s with 256, on a busy 2-core machine: eval/bench_long.py); BM25 indexes every passage,
+#: 31-50 s with 256, on a busy 2-core machine: eval/bench_long.py); BM25 indexes every passage,
 #: so a sentence past these is still found by its words, not by its meaning
 #: (docs/recall.md, "Long episodes").
 PASSAGE_VECTORS = 256

@@ -243,3 +243,13 @@ def test_an_export_without_a_header_still_imports(small):
     with Memory(engine=ENGINE) as fresh:
         assert load(fresh, _text(old))["versions_restored"] == 3
         assert [f.value for f in fresh.current("ana")] == ["Lisbon"]
+        assert fresh.check() == []
+
+
+def test_an_old_export_of_facts_learned_from_text_is_refused_not_half_imported(small):
+    """Exports before the header row held no episodes: their facts from text
+    name episodes the file does not hold. Refused, with what to do."""
+    old = [r for r in small if r["type"] in ("entity", "fact")]
+    old[-1]["episode_id"] = "an-episode-never-exported"
+    msg = _refused(old)
+    assert msg.startswith(f"line {len(old)}: episode_id:") and "export the database again" in msg
