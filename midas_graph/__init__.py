@@ -5,10 +5,12 @@ time. Start with :class:`Memory`.
 """
 
 from ._errors import (
+    DatabaseLockedError,
     EngineError,
     InvalidInputError,
     MidasError,
     NotFoundError,
+    ReadOnlyError,
     SchemaVersionError,
 )
 from ._context import Context, ContextItem
@@ -25,6 +27,7 @@ __all__ = [
     "AttributeRegistry",
     "Context",
     "ContextItem",
+    "DatabaseLockedError",
     "EngineError",
     "Entity",
     "Episode",
@@ -36,6 +39,7 @@ __all__ = [
     "Memory",
     "MidasError",
     "NotFoundError",
+    "ReadOnlyError",
     "SchemaVersionError",
     "guard_reliance",
     "plot_timeline",

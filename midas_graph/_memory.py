@@ -4,17 +4,18 @@ the rules live in ``_temporal`` and the engine calls in ``_store``."""
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import os
 import uuid
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
-from ._errors import InvalidInputError, NotFoundError
+from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
 from ._store import Store, alias_key
 from ._temporal import Working, norm_value, slot_key
-from ._time import Clock, MonotonicClock, TimeLike, parse_time
-from . import _episodes
+from ._time import Clock, TimeLike, parse_time
+from . import _episodes, _handles
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
@@ -23,6 +24,20 @@ if TYPE_CHECKING:
     from ._context import Context
     from ._recall import Hit
     from .models import NLI, Embedder
+
+def _reads(fn):
+    """A public read: on a read-only memory, first reopen on what other
+    processes have committed since (``Store.refresh``), so each call reads
+    the latest committed state."""
+
+    @functools.wraps(fn)
+    def read(self, *args, **kwargs):
+        if self.read_only:
+            self._store.refresh()
+        return fn(self, *args, **kwargs)
+
+    return read
+
 
 def new_id() -> str:
     return str(uuid.uuid4())
@@ -124,6 +139,7 @@ class Memory:
         embedder: Embedder | None = None,
         nli: NLI | None = None,
         nli_threshold: float | None = None,
+        read_only: bool = False,
     ) -> None:
         if attributes is None or isinstance(attributes, Mapping):
             self.registry = AttributeRegistry.default().extend(attributes or {})
@@ -131,14 +147,25 @@ class Memory:
             self.registry = attributes
         else:
             raise InvalidInputError("attributes", "expected a mapping of attribute -> 'one'|'many'")
-        self._store = Store(path, engine, buffer_pool_mb=buffer_pool_mb)
+        if not isinstance(read_only, bool):
+            raise InvalidInputError("read_only", "expected True or False")
+        # One Store per file in the process, shared (docs/concurrency.md).
+        store, floor = _handles.acquire(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only,
+                                        user=self)
+        self._owned: Store | None = store
+        self._store: Any = _handles.ReadOnlyView(store) if read_only and not store.read_only else store
+        self.read_only = read_only
         self._embedder_obj = embedder
         self._nli_obj = nli
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
         self._recall: Any = None
-        self._clock = MonotonicClock(clock)
-        last = self._store.meta("last_tx")
+        self._clock = _handles.SharedClock(clock, floor)
+        try:
+            last = self._store.meta("last_tx")
+        except BaseException:
+            self.close()
+            raise
         if last:
             self._clock.observe(parse_time(last, "last_tx"))
 
@@ -152,7 +179,12 @@ class Memory:
         return self._store.path
 
     def close(self) -> None:
-        self._store.close()
+        """Let go of the database; the last Memory on a file closes it
+        (checkpointed). Closing twice is harmless; a closed Memory raises."""
+        store, self._owned = self._owned, None
+        if store is not None:
+            self._store = _handles.ClosedStore(store.path, store.engine)
+            _handles.release(store)
 
     def __enter__(self) -> Memory:
         return self
@@ -165,7 +197,21 @@ class Memory:
 
     def now(self) -> _dt.datetime:
         """The memory's current time (its clock, never before its last write)."""
+        if self.read_only:
+            # Another process may have written since: reopen on it if so (store.generation, on which
+            # the recall index keys, is bumped); "now" is never before its last write.
+            self._store.refresh()
+            last = self._store.meta("last_tx")
+            if last:
+                self._clock.observe(parse_time(last, "last_tx"))
         return self._clock.peek()
+
+    def _writable(self) -> None:
+        """Refuse a write at once, before any work, on a read-only or closed memory."""
+        if self._owned is None:
+            raise EngineError(f"the memory on {self.path or ':memory:'!r} is closed")
+        if self.read_only:
+            raise ReadOnlyError(f"this memory on {self.path!r} is read-only (read_only=True): it cannot be written")
 
     # -- writes ----------------------------------------------------------------
     def add_fact(
@@ -188,6 +234,7 @@ class Memory:
         Restating a belief that already holds at ``valid_from`` records nothing
         and returns the held fact.
         """
+        self._writable()
         draft = self._draft(
             dict(subject=subject, attribute=attribute, value=value, valid_from=valid_from,
                  valid_to=valid_to, text=text, provenance=provenance, source=source,
@@ -212,6 +259,7 @@ class Memory:
         progress bar on stderr (default: when the input is large and stderr
         is a terminal).
         """
+        self._writable()
         if isinstance(rows, (str, bytes, Mapping)):
             raise InvalidInputError("rows", "expected an iterable of rows, not a single row")
         if not isinstance(batch_size, int) or batch_size < 1:
@@ -241,6 +289,7 @@ class Memory:
         Returns the retracted version (with ``expired_at`` set). ``as_of`` with
         a ``known_at`` before now still shows it.
         """
+        self._writable()
         _text(fact_id, "fact_id")
         if reason is not None and not isinstance(reason, str):
             raise InvalidInputError("reason", f"expected a string, got {type(reason).__name__}")
@@ -260,6 +309,7 @@ class Memory:
 
     def add_alias(self, name: str, alias: str, *, group_id: str = "default") -> Entity:
         """Make ``alias`` another name of the entity called ``name``."""
+        self._writable()
         _text(name, "name")
         _text(alias, "alias")
         with self._store.transaction():
@@ -281,6 +331,7 @@ class Memory:
         """The entity called ``name`` (or one of its aliases) in the group,
         created if there is none. A fact whose value is this name then links
         to it (``Fact.object_id``)."""
+        self._writable()
         _text(name, "name")
         _text(group_id, "group_id")
         _text(kind, "kind")
@@ -322,6 +373,7 @@ class Memory:
         ``valid_from``. ``episode_id``: the id to store it under (default a
         new UUID; an id already used is an error).
         """
+        self._writable()
         item = _episodes.validate(
             content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,
             provenance=provenance, name=name, source_description=source_description, episode_id=episode_id,
@@ -344,6 +396,7 @@ class Memory:
         An episode is a string or a mapping with the keyword names of
         :meth:`add_episode` (``content`` required).
         """
+        self._writable()
         if isinstance(episodes, (str, bytes, Mapping)):
             raise InvalidInputError("episodes", "expected an iterable of episodes, not a single one")
         items = []
@@ -364,6 +417,7 @@ class Memory:
                 raise InvalidInputError(f"episodes[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
         return self._episodes().run(items, progress) if items else []
 
+    @_reads
     def episode(self, episode_id: str) -> Episode:
         _text(episode_id, "episode_id")
         ep = self._store.episode(episode_id)
@@ -371,6 +425,7 @@ class Memory:
             raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
         return ep
 
+    @_reads
     def episodes(
         self,
         *,
@@ -414,6 +469,7 @@ class Memory:
         text); its supersessions re-open through step 1, its corrections are
         not restored.
         """
+        self._writable()
         _text(episode_id, "episode_id")
         out: list[Fact] = []
         with self._store.transaction():
@@ -508,15 +564,19 @@ class Memory:
         version, episodes, fact vectors and revision slots. Other groups are
         untouched. Returns the number deleted of each kind. Unlike
         :meth:`retract`, nothing of the group stays in :meth:`history`."""
+        self._writable()
         _text(group_id, "group_id")
         with self._store.transaction():
             counts = self._store.delete_group(group_id)
         # The recall index keys on store.generation (bumped by the commit);
-        # the entity-resolution cache and the speaker memory are per process.
-        if self._ingest is not None:
-            self._ingest.forget(group_id)
+        # the entity-resolution cache and the speaker memory are per Memory:
+        # this one's, and those of the other Memories sharing the file.
+        for mem in [self, *_handles.siblings(self._owned, self)]:
+            if mem._ingest is not None:
+                mem._ingest.forget(group_id)
         return counts
 
+    @_reads
     def search_entities(self, query: str, *, k: int = 10, group_id: str = "default",
                         near: str | None = None) -> list[tuple[Entity, float]]:
         """Entities of a group ranked for ``query``, best first, with a score.
@@ -547,8 +607,9 @@ class Memory:
         qvec = np.asarray(vecs[0], dtype=np.float32)
         if missing:  # entities made by add_fact carry no name vector: embed them once, keep them
             new = {e.id: np.asarray(v, dtype=np.float32).tobytes() for e, v in zip(missing, vecs[1:])}
-            with self._store.transaction():
-                self._store.set_vectors("Entity", new)
+            if not self._store.read_only:
+                with self._store.transaction():
+                    self._store.set_vectors("Entity", new)
             stored.update(new)
         words = lambda text: set(re.findall(r"\w+", text.casefold()))  # noqa: E731
         qkey, qwords = " ".join(query.casefold().split()), words(query)
@@ -602,6 +663,7 @@ class Memory:
         return self._ingest
 
     # -- recall and context ---------------------------------------------------------
+    @_reads
     def recall(
         self,
         query: str,
@@ -634,6 +696,7 @@ class Memory:
                                        speaker=speaker, explicit_valid=t is not None,
                                        include_past=bool(include_past))
 
+    @_reads
     def context(
         self,
         query: str,
@@ -678,15 +741,18 @@ class Memory:
         return self._recall
 
     # -- reads -----------------------------------------------------------------
+    @_reads
     def entity(self, name: str, *, group_id: str = "default") -> Entity | None:
         """The entity a name or alias refers to (case-insensitive), or ``None``."""
         _text(name, "name")
         ids = self._store.lookup_names([alias_key(group_id, name)])
         return self._store.entity(next(iter(ids.values()))) if ids else None
 
+    @_reads
     def entities(self, *, group_id: str = "default") -> list[Entity]:
         return self._store.entities(group_id)
 
+    @_reads
     def as_of(
         self,
         subject: str | None = None,
@@ -708,11 +774,13 @@ class Memory:
         facts = self._facts(subject, attribute, group_id, valid_at=t, known_at=k)
         return sorted(facts, key=lambda f: (f.subject, f.attribute, f.valid_from, f.recorded_at, f.id))
 
+    @_reads
     def current(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
         """What is true now, as the memory believes now."""
         _text(subject, "subject")
         return self.as_of(subject, attribute, group_id=group_id)
 
+    @_reads
     def history(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
         """Every version of every belief about ``subject``: superseded, retracted
         and revised ones included, ordered by attribute, then valid and
@@ -721,6 +789,7 @@ class Memory:
         facts = self._facts(subject, attribute, group_id)
         return sorted(facts, key=lambda f: (f.attribute, f.valid_from, f.recorded_at, f.id, f.version))
 
+    @_reads
     def versions(self, fact_id: str) -> list[Fact]:
         """Every version of one belief, oldest first."""
         _text(fact_id, "fact_id")
@@ -729,12 +798,14 @@ class Memory:
             raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
         return out
 
+    @_reads
     def stats(self) -> dict[str, int]:
         return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
     def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
         """Insert exported entities and versions verbatim, in one transaction."""
+        self._writable()
         with self._store.transaction():
             have = self._store.entity_names([e.id for e in entities])
             self._store.create_entities([e for e in entities if e.id not in have])

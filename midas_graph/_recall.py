@@ -416,14 +416,15 @@ class Recaller:
             for start in range(0, len(rows), VECTOR_CHUNK):
                 chunk = rows[start:start + VECTOR_CHUNK]
                 vectors = embed(chunk)
-                with store.transaction():
-                    store.set_vectors(label, vectors)
+                if not store.read_only:  # read-only: used for this index only
+                    with store.transaction():
+                        store.set_vectors(label, vectors)
                 if bar is not None:
                     bar.update(len(chunk))
         finally:
             if bar is not None:
                 bar.close()
-        return -(-len(rows) // VECTOR_CHUNK)
+        return 0 if store.read_only else -(-len(rows) // VECTOR_CHUNK)
 
     # -- recall -----------------------------------------------------------------------
     def recall(

@@ -31,12 +31,13 @@ import os
 import re
 import sys
 import threading
+import time
 import warnings
 from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Iterable, Iterator, Sequence
 
-from ._errors import EngineError, InvalidInputError, SchemaVersionError
+from ._errors import DatabaseLockedError, EngineError, InvalidInputError, ReadOnlyError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
 from ._types import Entity, Episode, Fact
@@ -282,7 +283,12 @@ class _Conn:
 
 class Store:
     """One open database. Thread-safe: one write connection behind a lock (one
-    writer at a time), and a read connection per reading thread (see :meth:`q`)."""
+    writer at a time), and a read connection per reading thread (see :meth:`q`).
+
+    ``read_only=True`` opens an existing database without taking the write
+    lock (docs/concurrency.md): every write raises :class:`ReadOnlyError`,
+    queries run one at a time, and :meth:`refresh` reopens the database when
+    another process has committed since (its file or log changed)."""
 
     def __init__(
         self,
@@ -295,27 +301,20 @@ class Store:
     ) -> None:
         self.engine = resolve_engine(engine)
         self.path = None if path is None else os.fspath(path)
+        self.read_only = bool(read_only)
         lb = _import_engine(self.engine)
-        pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
-        try:
-            if self.path is not None and os.path.isdir(self.path):
-                raise EngineError(f"{self.path!r} is a directory; give a database file path")
-            self._db = lb.Database(
-                self.path if self.path is not None else ":memory:",
-                buffer_pool_size=pool * 1024 * 1024,
-                max_num_threads=threads or min(4, os.cpu_count() or 2),
-                read_only=read_only,
-                **_env_settings(self.engine),
-            )
-            self._conn = lb.Connection(self._db)
-        except EngineError:
-            raise
-        except Exception as exc:  # the engine raises RuntimeError with its own text
-            raise EngineError(
-                f"cannot open database {self.path or ':memory:'!r} with engine {self.engine!r}: {exc}"
-            ) from exc
-        self._lock = threading.RLock()
         self._lib = lb
+        self._pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
+        self._threads = threads or min(4, os.cpu_count() or 2)
+        if self.path is not None and os.path.isdir(self.path):
+            raise EngineError(f"{self.path!r} is a directory; give a database file path")
+        if self.read_only and (self.path is None or not os.path.isfile(self.path)):
+            raise InvalidInputError(
+                "path", f"no database at {self.path or ':memory:'!r}: read_only=True opens an existing database file"
+            )
+        self._signature = self._files_signature()
+        self._db, self._conn = self._open()
+        self._lock = threading.RLock()
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
         self._local = threading.local()
@@ -324,6 +323,80 @@ class Store:
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
         self.schema_version = self._migrate()
+
+    def _open(self):
+        """Open the engine's database and a connection. A read-only open
+        retries while another process checkpoints or changes the file under
+        it, for up to ``MIDAS_GRAPH_OPEN_TIMEOUT`` seconds (30): LadybugDB
+        refuses it during a checkpoint, and an open racing a checkpoint can
+        fail on the half-written log or index (beside a writer checkpointing
+        every 5 transactions, 157 of 223 opens failed, all but one of them
+        "checkpoint recovery is pending")."""
+        lb, where = self._lib, self.path if self.path is not None else ":memory:"
+        deadline = time.monotonic() + _open_timeout()
+        pause = 0.005
+        while True:
+            before = self._files_signature()
+            try:
+                db = lb.Database(
+                    where, buffer_pool_size=self._pool * 1024 * 1024, max_num_threads=self._threads,
+                    read_only=self.read_only, **_env_settings(self.engine),
+                )
+                return db, lb.Connection(db)
+            except Exception as exc:  # the engine raises RuntimeError with its own text
+                text = str(exc)
+                if "Could not set lock" in text:
+                    raise DatabaseLockedError(_locked_message(where, self.engine, self.read_only, text)) from None
+                transient = "checkpoint" in text.lower() or self._files_signature() != before
+                if self.read_only and transient and time.monotonic() < deadline:
+                    time.sleep(pause)  # another process is folding its log into the file
+                    pause = min(pause * 2, 0.2)
+                    continue
+                raise EngineError(
+                    f"cannot open database {where!r} with engine {self.engine!r}: {' '.join(text.split())}"
+                ) from exc
+
+    def _files_signature(self) -> tuple:
+        """What changes when any process commits: the database file and its
+        write-ahead log (size, modification time, inode)."""
+        if self.path is None:
+            return ()
+        out = []
+        for f in (self.path, self.path + ".wal"):
+            try:
+                st = os.stat(f)
+                out.append((st.st_size, st.st_mtime_ns, st.st_ino))
+            except OSError:
+                out.append(None)
+        return tuple(out)
+
+    def refresh(self) -> None:
+        """Read-only: reopen the database if another process has committed
+        since it was opened (an open database keeps the state it opened on).
+        :class:`~midas_graph.Memory` calls it at the start of every read, so
+        each call reads one state, the latest committed. A no-op on a
+        writable store, which sees its own commits."""
+        if self.read_only:
+            with self._lock:
+                self._refresh()
+
+    def _refresh(self) -> None:
+        """:meth:`refresh`, with the lock held."""
+        sig = self._files_signature()
+        if sig == self._signature or self._db is None:
+            return
+        old_db, old = self._db, self._writer
+        if old is not None:
+            old.close()
+        try:
+            old_db.close()
+        except Exception:  # pragma: no cover - closing twice is fine
+            pass
+        self._db, self._writer = None, None
+        self._db, self._conn = self._open()
+        self._writer = _Conn(self.engine, self._conn)
+        self._signature = sig
+        self.generation += 1  # caches keyed on it (the recall index) rebuild
 
     # -- plumbing ----------------------------------------------------------------
     def q(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
@@ -336,6 +409,23 @@ class Store:
         and reads inside a write transaction, share the one write connection.
         """
         params = params or {}
+        if self.read_only:
+            if not _READ_ONLY.match(cypher):
+                raise self._read_only_error()
+            with self._lock:  # one query at a time: a refresh replaces the connection
+                deadline = time.monotonic() + _open_timeout()
+                while True:
+                    if self._writer is None:
+                        raise EngineError("engine error: the database is closed")
+                    seen = self._signature
+                    try:
+                        return self._writer.run(cypher, params)
+                    except EngineError:
+                        # Another process changed the file under the query (a checkpoint):
+                        # reopen on what it committed and run the query again.
+                        if self._files_signature() == seen or time.monotonic() >= deadline:
+                            raise
+                        self._refresh()
         if (self._in_tx and self._tx_thread == threading.get_ident()) or not _READ_ONLY.match(cypher):
             with self._lock:
                 if self._writer is None:
@@ -354,6 +444,8 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One write transaction; nested use joins the outer one."""
+        if self.read_only:
+            raise self._read_only_error()
         with self._lock:
             if self._in_tx:
                 yield
@@ -382,6 +474,10 @@ class Store:
                     raise
                 warnings.warn(f"midas_graph: the write is durable but {exc}", RuntimeWarning, stacklevel=3)
             self.generation += 1
+
+    def _read_only_error(self) -> ReadOnlyError:
+        return ReadOnlyError(f"database {self.path!r} is open read-only: it cannot be written (open it without "
+                             f"read_only=True, in the one process that writes to it)")
 
     def close(self) -> None:
         with self._lock:
@@ -418,6 +514,11 @@ class Store:
             raise SchemaVersionError(
                 f"database {self.path!r} has schema version {current}, but this midas_graph "
                 f"understands up to version {SCHEMA_VERSION}: upgrade midas_graph to open it"
+            )
+        if self.read_only and current < SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"database {self.path!r} has schema version {current} and this midas_graph reads version "
+                f"{SCHEMA_VERSION}: open it once for writing (without read_only=True) to upgrade it"
             )
         for version, f in files:
             if version <= current:
@@ -990,6 +1091,22 @@ def _decode_slot(text: str | None) -> list[SlotEntry]:
     if not text:
         return []
     return [(v, n, _dt.datetime.fromisoformat(e) if e else None) for v, n, e in json.loads(text)]
+
+
+def _open_timeout() -> float:
+    return float(os.environ.get("MIDAS_GRAPH_OPEN_TIMEOUT", 30))
+
+
+def _locked_message(path: str, engine: str, read_only: bool, text: str) -> str:
+    """The engine's "Could not set lock on file" in words: who holds the file, what to do."""
+    pid = re.search(r"PID (\d+)", text)
+    holder = f"another process (pid {pid.group(1)})" if pid else "another process"
+    if read_only:
+        return (f"database {path!r} is open for writing in {holder}; engine {engine!r} cannot read it "
+                f"until that process closes it (LadybugDB reads beside a writer that opened first)")
+    return (f"database {path!r} is in use by {holder}: one process at a time may open a database file for "
+            f"writing. Send the writes to that process (e.g. one `midas-graph serve-mcp` per file), close it "
+            f"first, or read beside it with read_only=True (docs/concurrency.md)")
 
 
 def _env_settings(engine: str) -> dict[str, Any]:

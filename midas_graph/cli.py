@@ -42,6 +42,7 @@ err = Console(stderr=True)
 class _Settings:
     db: str = "midas.db"
     engine: Optional[str] = None
+    read_only: bool = False
 
 
 settings = _Settings()
@@ -57,13 +58,17 @@ def _main(
         None, "--engine", envvar="MIDAS_GRAPH_ENGINE",
         help="Graph engine: ladybug (default) or kuzu.",
     ),
+    read_only: bool = typer.Option(
+        False, "--read-only", envvar="MIDAS_GRAPH_READ_ONLY",
+        help="Open the database read-only: reads beside a process that writes to it; writes are refused.",
+    ),
 ) -> None:
-    settings.db, settings.engine = db, engine
+    settings.db, settings.engine, settings.read_only = db, engine, read_only
 
 
 @contextmanager
 def _memory() -> Iterator[Memory]:
-    mem = Memory(settings.db, engine=settings.engine)
+    mem = Memory(settings.db, engine=settings.engine, read_only=settings.read_only)
     try:
         yield mem
     finally:
