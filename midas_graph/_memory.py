@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
-from ._store import Store, alias_key
+from ._store import KEY_SEP, Store, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, TimeLike, parse_time
 from . import _episodes, _handles
@@ -283,20 +283,22 @@ class Memory:
                 bar.close()
         return out
 
-    def retract(self, fact_id: str, *, reason: str | None = None) -> Fact:
+    def retract(self, fact_id: str, *, reason: str | None = None, group_id: str | None = None) -> Fact:
         """The belief was wrong: expire it now; re-open what it had superseded.
 
         Returns the retracted version (with ``expired_at`` set). ``as_of`` with
-        a ``known_at`` before now still shows it.
+        a ``known_at`` before now still shows it. ``group_id``: only a belief
+        of that group (another group's is not found, as if absent).
         """
         self._writable()
         _text(fact_id, "fact_id")
         if reason is not None and not isinstance(reason, str):
             raise InvalidInputError("reason", f"expected a string, got {type(reason).__name__}")
+        _group_or_none(group_id)
         with self._store.transaction():
             versions = self._store.versions(fact_id)
-            if not versions:
-                raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+            if not versions or (group_id is not None and versions[0].group_id != group_id):
+                raise fact_not_found(fact_id)
             held = [v for v in versions if v.expired_at is None]
             if not held:
                 raise InvalidInputError("fact_id", f"fact {fact_id!r} is already retracted")
@@ -371,13 +373,15 @@ class Memory:
         other speaker. ``reference_time`` (when it was said; default now)
         anchors relative times ("last week") and is each fact's default
         ``valid_from``. ``episode_id``: the id to store it under (default a
-        new UUID; an id already used is an error).
+        new UUID; an id the group already uses is an error). Episode ids are
+        per group: another group may use the same id, and nothing here says
+        whether one does.
         """
         self._writable()
-        item = _episodes.validate(
+        item = _own_id(_episodes.validate(
             content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,
             provenance=provenance, name=name, source_description=source_description, episode_id=episode_id,
-        )
+        ))
         return self._episodes().run([item])[0]
 
     def add_episodes(
@@ -403,14 +407,14 @@ class Memory:
         for i, e in enumerate(episodes):
             try:
                 if isinstance(e, str):
-                    items.append(_episodes.validate(e, group_id=group_id))
+                    items.append(_own_id(_episodes.validate(e, group_id=group_id)))
                 elif isinstance(e, Mapping):
                     unknown = set(e) - _EPISODE_KEYS
                     if unknown:
                         raise InvalidInputError(sorted(unknown)[0], "unknown field")
                     if "content" not in e:
                         raise InvalidInputError("content", "is required")
-                    items.append(_episodes.validate(**{"group_id": group_id, **e}))
+                    items.append(_own_id(_episodes.validate(**{"group_id": group_id, **e})))
                 else:
                     raise InvalidInputError("episode", f"expected a string or a mapping, got {type(e).__name__}")
             except InvalidInputError as exc:
@@ -418,11 +422,16 @@ class Memory:
         return self._episodes().run(items, progress) if items else []
 
     @_reads
-    def episode(self, episode_id: str) -> Episode:
+    def episode(self, episode_id: str, *, group_id: str | None = None) -> Episode:
+        """The episode with this id. Episode ids are per group (two groups
+        may each use an id of their own choosing): ``group_id`` looks in that
+        group only; ``None`` finds the episode stored under the id, in any
+        group (when the id is used in several groups, the one stored first)."""
         _text(episode_id, "episode_id")
-        ep = self._store.episode(episode_id)
+        _group_or_none(group_id)
+        ep = self._store.episode(episode_id, group_id)
         if ep is None:
-            raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+            raise episode_not_found(episode_id)
         return ep
 
     @_reads
@@ -446,9 +455,10 @@ class Memory:
         t = parse_time(before, "before") or self.now()
         return self._store.recent_episodes(group_id, t, last_n, source)[::-1]
 
-    def remove_episode(self, episode_id: str) -> list[Fact]:
+    def remove_episode(self, episode_id: str, *, group_id: str | None = None) -> list[Fact]:
         """Forget an episode and undo what it changed, in one transaction.
-        Returns the retracted versions of the facts it stated.
+        Returns the retracted versions of the facts it stated. ``group_id``:
+        the episode's group (as in :meth:`episode`; ``None``: any group).
 
         1. Every still-held fact it stated is retracted (as :meth:`retract`
            does, so beliefs they had superseded re-open).
@@ -471,12 +481,13 @@ class Memory:
         """
         self._writable()
         _text(episode_id, "episode_id")
+        _group_or_none(group_id)
         out: list[Fact] = []
         with self._store.transaction():
-            ep = self._store.episode(episode_id)
+            ep = self._store.episode(episode_id, group_id)
             if ep is None:
-                raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
-            stated = self._store.facts_from_episodes([episode_id])[episode_id]
+                raise episode_not_found(episode_id)
+            stated = self._store.facts_from_episodes([episode_id], ep.group_id)[episode_id]
             own = {f.id for f in stated}
             touched = [f for f in self._store.expired_by_episode(ep.group_id, episode_id, ep.recorded_at)
                        if f.id not in own]
@@ -502,7 +513,7 @@ class Memory:
                     work.reinstate(f, version, now, f"episode {episode_id}, which retracted it, was removed")
                 self._store.apply(work.finish())
                 self._store.set_meta("last_tx", now.isoformat())
-            self._store.delete_episode(episode_id)
+            self._store.delete_episode(episode_id, ep.group_id)
         return out
 
     def _closed_by(self, touched: Sequence[Fact], held: Mapping[str, Fact]
@@ -555,9 +566,10 @@ class Memory:
             and _ended_by(f, ep)
         ]
 
-    def fact(self, fact_id: str) -> Fact:
-        """The latest version of a belief (current, closed or retracted)."""
-        return self.versions(fact_id)[-1]
+    def fact(self, fact_id: str, *, group_id: str | None = None) -> Fact:
+        """The latest version of a belief (current, closed or retracted).
+        ``group_id``: only a belief of that group (another's is not found)."""
+        return self.versions(fact_id, group_id=group_id)[-1]
 
     def clear(self, *, group_id: str) -> dict[str, int]:
         """Physically delete one group: its entities, aliases, every fact
@@ -790,17 +802,22 @@ class Memory:
         return sorted(facts, key=lambda f: (f.attribute, f.valid_from, f.recorded_at, f.id, f.version))
 
     @_reads
-    def versions(self, fact_id: str) -> list[Fact]:
-        """Every version of one belief, oldest first."""
+    def versions(self, fact_id: str, *, group_id: str | None = None) -> list[Fact]:
+        """Every version of one belief, oldest first. ``group_id``: only a
+        belief of that group (another group's is not found, as if absent)."""
         _text(fact_id, "fact_id")
+        _group_or_none(group_id)
         out = self._store.versions(fact_id)
-        if not out:
-            raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+        if not out or (group_id is not None and out[0].group_id != group_id):
+            raise fact_not_found(fact_id)
         return out
 
     @_reads
-    def stats(self) -> dict[str, int]:
-        return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}
+    def stats(self, *, group_id: str | None = None) -> dict[str, int]:
+        """Counts of entities, fact versions and episodes: in the whole
+        database, or in one group."""
+        _group_or_none(group_id)
+        return {k: self._store.count(k, group_id) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
     def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
@@ -951,6 +968,30 @@ def _ended_by(f: Fact, ep: Episode) -> bool:
     versions written before schema version 2 (see ``_ended_before_schema_2``)."""
     clause = f.reason.split(": ", 2)[-1].removesuffix(_episodes.ROLE_WITH_EMPLOYER).strip()
     return bool(clause) and clause in ep.content
+
+
+def fact_not_found(fact_id: str) -> NotFoundError:
+    """The one answer for a fact id that is absent, or of a group not asked
+    about: the two must read the same (an id of another tenant is not found)."""
+    return NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+
+
+def episode_not_found(episode_id: str) -> NotFoundError:
+    """As :func:`fact_not_found`, for an episode id."""
+    return NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+
+
+def _own_id(item: _episodes.EpisodeIn) -> _episodes.EpisodeIn:
+    """A client-chosen episode id never holds the separator of stored keys
+    (``_store.episode_key``): no id can pose as another group's."""
+    if item.episode_id is not None and KEY_SEP in item.episode_id:
+        raise InvalidInputError("episode_id", "must not contain the control character \\x1f")
+    return item
+
+
+def _group_or_none(group_id: Any) -> None:
+    if group_id is not None:
+        _text(group_id, "group_id")
 
 
 def _number(value: Any, field: str, default: float) -> float:

@@ -169,8 +169,31 @@ _EPISODE_COLUMNS = ("id", "group_id", "content", "speaker", "source", "reference
 _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
 
 
+#: Separates the group from a client-chosen episode id in a stored key (never in an id).
+KEY_SEP = "\x1f"
+
+
+def episode_key(group_id: str, episode_id: str) -> str:
+    """The stored key of an episode whose id another group already holds.
+
+    Episode ids are per group: a client may store an episode under an id
+    another group uses (and must not learn that it does). The stored primary
+    key is the id itself while no other group holds it, else
+    ``group + KEY_SEP + id``; lookups by (group, id) try both keys and keep
+    the row of that group (:meth:`Store.episode_keys`). Rows stored before
+    this rule all have the id as their key."""
+    return f"{group_id}{KEY_SEP}{episode_id}"
+
+
+def public_episode_id(key: str, group_id: str) -> str:
+    """The episode id a client gave (or was given), from its stored key."""
+    prefix = f"{group_id}{KEY_SEP}"
+    return key[len(prefix):] if key.startswith(prefix) else key
+
+
 def row_to_episode(row: Sequence[Any]) -> Episode:
     d = dict(zip(_EPISODE_COLUMNS, row))
+    d["id"] = public_episode_id(d["id"], d["group_id"])
     d["reference_time"] = from_db(d["reference_time"])
     d["recorded_at"] = from_db(d["recorded_at"])
     d["provenance"] = d["provenance"] or "observation"
@@ -322,6 +345,7 @@ class Store:
         self._in_tx = False
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
+        self._episode_keys: dict[tuple[str, str], str] = {}  # (group, id) -> key, episodes created in it
         self.schema_version = self._migrate()
 
     def _open(self):
@@ -452,19 +476,19 @@ class Store:
                 return
             self.q("BEGIN TRANSACTION")
             self._in_tx, self._tx_thread = True, threading.get_ident()
-            self._slots_seen = {}
+            self._slots_seen, self._episode_keys = {}, {}
             try:
                 yield
             except BaseException:
                 self._in_tx = False
-                self._slots_seen = {}
+                self._slots_seen, self._episode_keys = {}, {}
                 try:
                     self.q("ROLLBACK")
                 except EngineError:
                     pass
                 raise
             self._in_tx = False
-            self._slots_seen = {}
+            self._slots_seen, self._episode_keys = {}, {}
             try:
                 self.q("COMMIT")
             except EngineError as exc:
@@ -617,30 +641,59 @@ class Store:
         return [row_to_entity(r) for r in rows]
 
     # -- episodes and vectors ------------------------------------------------------
+    def episode_keys(self, group_id: str | None, ids: Iterable[str]) -> dict[str, str]:
+        """Stored key of each episode id that exists in ``group_id`` (see
+        :func:`episode_key`); ``group_id=None``: the episode stored under
+        the id itself, whatever its group."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        if group_id is None:
+            rows = self.q("UNWIND $k AS x MATCH (p:Episode {id: x}) RETURN p.id", {"k": ids})
+            return {r[0]: r[0] for r in rows}
+        mine = self._episode_keys if self._in_tx and self._tx_thread == threading.get_ident() else {}
+        known = {i: mine[(group_id, i)] for i in ids if (group_id, i) in mine}
+        probe = [k for i in ids if i not in known for k in (i, episode_key(group_id, i))]
+        if probe:
+            # Filtered here, not in a WHERE: a key lookup stays a key lookup.
+            rows = self.q("UNWIND $k AS x MATCH (p:Episode {id: x}) RETURN p.id, p.group_id", {"k": probe})
+            known.update((public_episode_id(k, group_id), k) for k, g in rows if g == group_id)
+        return known
+
     def create_episode(self, ep: Episode, embedding: bytes | None, sentences: bytes | None = None) -> None:
         """``sentences``: the float32 vectors of its sentences, concatenated
-        (empty when it has fewer than two; None: not computed)."""
+        (empty when it has fewer than two; None: not computed). The caller
+        has checked that the group holds no episode with this id; if another
+        group holds it, the episode is stored under :func:`episode_key`."""
+        if KEY_SEP in ep.id:
+            raise InvalidInputError("episode_id", "must not contain the character \\x1f")
+        taken = self.q("MATCH (p:Episode {id: $id}) RETURN p.group_id", {"id": ep.id})
+        key = episode_key(ep.group_id, ep.id) if taken else ep.id
+        if self._in_tx:
+            self._episode_keys[(ep.group_id, ep.id)] = key
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
             "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
-            {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+            {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
              "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
              "sent": _vec_text(sentences)},
         )
 
-    def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
+    def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
         if entity_ids:
             self.q(
                 "MATCH (p:Episode {id: $p}) WITH p UNWIND $ids AS x MATCH (e:Entity {id: x}) "
                 "CREATE (p)-[:MENTIONS]->(e)",
-                {"p": episode_id, "ids": list(dict.fromkeys(entity_ids))},
+                {"p": key, "ids": list(dict.fromkeys(entity_ids))},
             )
 
-    def episode(self, episode_id: str) -> Episode | None:
-        rows = self.q(f"MATCH (p:Episode {{id: $id}}) RETURN {_EPISODE_RETURN}", {"id": episode_id})
-        return row_to_episode(rows[0]) if rows else None
+    def episode(self, episode_id: str, group_id: str | None = None) -> Episode | None:
+        """The episode with this id in ``group_id`` (``None``: stored under the id, any group)."""
+        found = self.episodes_by_id([episode_id], group_id)
+        return found[0] if found else None
 
     def recent_episodes(self, group_id: str, before: _dt.datetime, last_n: int,
                         source: str | None = None) -> list[Episode]:
@@ -664,15 +717,18 @@ class Store:
         )
         return [row_to_fact(r) for r in rows]
 
-    def mentioned(self, episode_id: str) -> list[str]:
+    def mentioned(self, episode_id: str, group_id: str | None = None) -> list[str]:
         """Ids of the entities an episode mentions."""
-        rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": episode_id})
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
+        rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": key})
         return [r[0] for r in rows]
 
-    def delete_episode(self, episode_id: str) -> None:
+    def delete_episode(self, episode_id: str, group_id: str | None = None) -> None:
         """Delete an episode node with its MENTIONS and FROM_EPISODE links
         (the facts it stated keep their ``episode_id``)."""
-        self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": episode_id})
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id)
+        if key is not None:
+            self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": key})
 
     def delete_group(self, group_id: str) -> dict[str, int]:
         """Physically delete everything of one group: entities, aliases, fact
@@ -701,27 +757,38 @@ class Store:
         self._slots_seen = {}
         return counts
 
-    def set_vectors(self, label: str, vectors: dict[str, bytes]) -> None:
+    def set_vectors(self, label: str, vectors: dict[str, bytes], group_id: str | None = None) -> None:
         """Store embeddings (float32 bytes) by id: ``FactVector`` rows (by fact
         id, shared by all versions of a belief), an Entity's name vector, or
-        an Episode's sentence vectors (``EpisodeSentences``)."""
+        an Episode's sentence vectors (``EpisodeSentences``; episode ids of
+        ``group_id``)."""
         if not vectors:
             return
         if label == "FactVector":
             self._create_columnar("FactVector", {"id": list(vectors), "embedding": [_vec_text(v) for v in vectors.values()]})
             return
         table, column = _VECTOR_COLUMNS[label]
+        if table == "Episode":
+            keys = self.episode_keys(group_id, vectors)
+            vectors = {keys[i]: v for i, v in vectors.items() if i in keys}
         self.q(
             f"UNWIND $rows AS r MATCH (n:{table} {{id: r.id}}) SET n.{column} = r.v",
             {"rows": [{"id": k, "v": _vec_text(v)} for k, v in vectors.items()]},
         )
 
-    def vectors(self, label: str, ids: Sequence[str]) -> dict[str, bytes]:
+    def vectors(self, label: str, ids: Sequence[str], group_id: str | None = None) -> dict[str, bytes]:
         """Stored embeddings by id (``FactVector``, ``Episode``, ``Entity``,
-        ``EpisodeSentences``); ids with none stored are left out."""
+        ``EpisodeSentences``; episode ids of ``group_id``); ids with none
+        stored are left out."""
         if not ids:
             return {}
         table, column = _VECTOR_COLUMNS[label]
+        if table == "Episode":
+            keys = self.episode_keys(group_id, ids)
+            public = {k: i for i, k in keys.items()}
+            rows = self.q(f"UNWIND $ids AS x MATCH (n:Episode {{id: x}}) RETURN n.id, n.{column}",
+                          {"ids": list(public)})
+            return {public[k]: _vec_bytes(v) for k, v in rows if v is not None}
         rows = self.q(f"UNWIND $ids AS x MATCH (n:{table} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
         return {i: _vec_bytes(v) for i, v in rows if v is not None}
 
@@ -866,25 +933,33 @@ class Store:
         for eid in entity_ids:
             rows = self.q(
                 "MATCH (e:Entity {id: $s})<-[:MENTIONS]-(p:Episode) "
-                "RETURN p.id ORDER BY p.reference_time DESC LIMIT $n",
+                "RETURN p.id, p.group_id ORDER BY p.reference_time DESC LIMIT $n",
                 {"s": eid, "n": limit},
             )
-            out[eid] = [r[0] for r in rows]
+            out[eid] = [public_episode_id(k, g) for k, g in rows]
         return out
 
-    def facts_from_episodes(self, episode_ids: Sequence[str]) -> dict[str, list[Fact]]:
-        """Every version of the facts each episode stated."""
+    def facts_from_episodes(self, episode_ids: Sequence[str], group_id: str | None = None) -> dict[str, list[Fact]]:
+        """Every version of the facts each episode (of ``group_id``) stated."""
+        keys = self.episode_keys(group_id, episode_ids)
         out: dict[str, list[Fact]] = {}
         for eid in episode_ids:  # one walk each: a chained UNWIND walk scans on this engine
-            rows = self.q(f"MATCH (p:Episode {{id: $id}})<-[:FROM_EPISODE]-(f:Fact) RETURN {_FACT_RETURN}", {"id": eid})
+            if eid not in keys:
+                out[eid] = []
+                continue
+            rows = self.q(f"MATCH (p:Episode {{id: $id}})<-[:FROM_EPISODE]-(f:Fact) RETURN {_FACT_RETURN}",
+                          {"id": keys[eid]})
             out[eid] = [row_to_fact(r) for r in rows]
         return out
 
-    def episodes_by_id(self, ids: Sequence[str]) -> list[Episode]:
+    def episodes_by_id(self, ids: Sequence[str], group_id: str | None = None) -> list[Episode]:
+        """The episodes of ``group_id`` with these ids (``None``: stored under the ids, any group):
+        both keys of each id probed at once (see :func:`episode_key`), rows of other groups dropped."""
         if not ids:
             return []
-        rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_EPISODE_RETURN}", {"ids": list(ids)})
-        return [row_to_episode(r) for r in rows]
+        keys = list(ids) if group_id is None else [k for i in ids for k in (i, episode_key(group_id, i))]
+        rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_EPISODE_RETURN}", {"ids": keys})
+        return [e for e in map(row_to_episode, rows) if group_id is None or e.group_id == group_id]
 
     def visible_by_id(self, fact_ids: Sequence[str], *, valid_at, known_at, probe: int = 4) -> list[Fact]:
         """The version of each belief visible at (valid_at, known_at), if any
@@ -916,6 +991,7 @@ class Store:
             "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content, "
             "CAST(p.reference_time AS STRING), CAST(p.recorded_at AS STRING)", {"g": group_id}
         )
+        episodes = [[public_episode_id(r[0], group_id), *r[1:]] for r in episodes]
         episodes.sort(key=lambda r: (r[3], r[4], r[0]))
         facts.sort(key=lambda r: [str(x) for x in r])  # rankings must not depend on the engine's row order
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
@@ -938,10 +1014,13 @@ class Store:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
         return [row_to_entity(r) for r in rows]
 
-    def count(self, label: str) -> int:
+    def count(self, label: str, group_id: str | None = None) -> int:
+        """How many nodes of a kind, in the database or in one group (a scan)."""
         if label not in ("Fact", "Entity", "Episode"):
             raise ValueError(label)
-        return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
+        if group_id is None:
+            return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
+        return int(self.q(f"MATCH (n:{label}) WHERE n.group_id = $g RETURN count(n)", {"g": group_id})[0][0])
 
     # -- facts: writes ---------------------------------------------------------
     def apply(self, plan: Plan) -> None:
@@ -1011,13 +1090,22 @@ class Store:
                 row = lambda f, i, _r=row: {**_r(f, i), "o": f.object_id}  # noqa: E731
             if has_episode:
                 match += f" WITH e, r{', o' if has_object else ''} MATCH (p:Episode {{id: r.p}})"
-                row = lambda f, i, _r=row: {**_r(f, i), "p": f.episode_id}  # noqa: E731
+                keys = self._fact_episode_keys(group)  # episode ids are per group: the stored key
+                row = lambda f, i, _r=row, k=keys: {  # noqa: E731
+                    **_r(f, i), "p": k.get((f.group_id, f.episode_id), f.episode_id)}
             props, params = _bind_columns(fact_columns(group), "r.i")
             create = " CREATE " + path % props
             if has_episode:
                 create += ", (f)-[:FROM_EPISODE]->(p)"
             params["rows"] = [row(f, i) for i, f in enumerate(group, 1)]
             self.q(match + create, params)
+
+    def _fact_episode_keys(self, facts: Sequence[Fact]) -> dict[tuple[str, str], str]:
+        """Stored key of the episode of each fact (by the fact's group)."""
+        by_group: dict[str, set[str]] = {}
+        for f in facts:
+            by_group.setdefault(f.group_id, set()).add(f.episode_id)  # type: ignore[arg-type]
+        return {(g, i): k for g, ids in by_group.items() for i, k in self.episode_keys(g, sorted(ids)).items()}
 
     def _create_columnar(self, label: str, columns: dict[str, list[Any]]) -> None:
         """CREATE nodes from column lists: five times faster than a list of

@@ -377,7 +377,13 @@ def stats() -> None:
 def serve_mcp(
     db: Optional[str] = typer.Option(None, "--db", help="Database file (default: the global --db)."),
     http: Optional[int] = typer.Option(
-        None, "--http", min=1, max=65535, help="Serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.",
+        None, "--http", min=1, max=65535, help="Serve streamable HTTP on HOST:PORT/mcp instead of stdio.",
+    ),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="HTTP address to listen on; other than loopback, --keys is required.",
+    ),
+    keys: Optional[str] = typer.Option(
+        None, "--keys", help="HTTP: require bearer tokens from this TOML/JSON file; each grants some groups.",
     ),
     group: str = typer.Option("default", help="Group used when a tool call names none."),
     log_level: str = typer.Option("WARNING", help="Server log level (stderr)."),
@@ -388,8 +394,10 @@ def serve_mcp(
     if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise typer.BadParameter(f"{log_level!r} is not a log level", param_hint="--log-level")
     if http is not None:
-        err.print(f"midas-graph MCP server on http://127.0.0.1:{http}/mcp (db {db or settings.db})", highlight=False)
-    serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper())
+        auth = f", bearer tokens from {keys}" if keys else ""
+        err.print(f"midas-graph MCP server on http://{host}:{http}/mcp (db {db or settings.db}{auth})", highlight=False)
+    serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper(),
+          host=host, keys=keys)
 
 
 @app.command("timeline")
