@@ -8,7 +8,9 @@ only a's 51 facts (closed the other way round, only b's), on both engines.
 
 So a :class:`~midas_graph.Memory` on a path that is already open in the
 process shares that path's one Store (same lock, same transactions, same
-write-ahead log), counted by reference; the last close closes it. Paths are
+write-ahead log), counted by reference; the last close closes it. The
+registry holds handles weakly: Memories dropped without ``close()`` let
+their Store be collected (the engine closes the file), as before. Paths are
 compared after ``os.path.realpath``. The first opener's engine and buffer
 pool hold for all; a read-only Memory may share a writable Store (it then
 refuses writes itself), but a writer cannot join a Store opened read-only.
@@ -28,12 +30,13 @@ from ._store import _READ_ONLY, Store, resolve_engine
 from ._time import Clock, MonotonicClock
 
 _lock = threading.Lock()
-_open: dict[str, "_Handle"] = {}
+_open: weakref.WeakValueDictionary[str, "Handle"] = weakref.WeakValueDictionary()
 
 
-class _Handle:
+class Handle:
     """One open file: its Store, how many Memories use it, the latest
-    transaction time any of them used, and the Memories themselves."""
+    transaction time any of them used, and the Memories themselves. Each
+    Memory holds its handle (the registry does not)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -88,16 +91,18 @@ def key_of(path: str | os.PathLike) -> str:
 
 
 def acquire(path: str | os.PathLike | None, engine: str | None, *, buffer_pool_mb: int | None,
-            read_only: bool, user: Any) -> tuple[Store, Floor]:
-    """The Store for ``path`` (opened now, or the one already open) and its
-    transaction-time floor. ``path=None`` is a private in-memory database."""
+            read_only: bool, user: Any) -> Handle:
+    """The handle of ``path``'s Store (opened now, or the one already open).
+    ``path=None`` is a private in-memory database."""
     if path is None:
-        return Store(None, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only), Floor()
+        handle = Handle(Store(None, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only))
+        handle.refs = 1
+        return handle
     key = key_of(path)
     with _lock:  # opening under the lock: two threads opening one file must not open it twice
         handle = _open.get(key)
         if handle is None:
-            handle = _Handle(Store(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only))
+            handle = Handle(Store(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only))
             _open[key] = handle
         else:
             store = handle.store
@@ -111,34 +116,24 @@ def acquire(path: str | os.PathLike | None, engine: str | None, *, buffer_pool_m
                 )
         handle.refs += 1
         handle.users.add(user)
-        return handle.store, handle.floor
+        return handle
 
 
-def release(store: Store) -> None:
-    """One user is done with ``store``; the last one closes it."""
-    if store.path is None:
-        store.close()
-        return
+def release(handle: Handle) -> None:
+    """One user is done with the handle; the last one closes its Store."""
     with _lock:
-        key = key_of(store.path)
-        handle = _open.get(key)
-        if handle is None or handle.store is not store:  # pragma: no cover - released twice
-            return
         handle.refs -= 1
         if handle.refs > 0:
             return
-        del _open[key]
-        store.close()
+        path = handle.store.path
+        if path is not None and _open.get(key_of(path)) is handle:
+            del _open[key_of(path)]
+        handle.store.close()
 
 
-def siblings(store: Store, user: Any) -> list[Any]:
-    """The other users of ``store`` (to tell them about a deleted group)."""
-    if store.path is None:
-        return []
+def siblings(handle: Handle, user: Any) -> list[Any]:
+    """The other users of a handle (to tell them about a deleted group)."""
     with _lock:
-        handle = _open.get(key_of(store.path))
-        if handle is None or handle.store is not store:
-            return []
         return [u for u in handle.users if u is not user]
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
-from ._store import KEY_SEP, Store, alias_key
+from ._store import KEY_SEP, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, TimeLike, parse_time
 from . import _episodes, _handles
@@ -150,9 +150,9 @@ class Memory:
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only", "expected True or False")
         # One Store per file in the process, shared (docs/concurrency.md).
-        store, floor = _handles.acquire(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only,
-                                        user=self)
-        self._owned: Store | None = store
+        handle = _handles.acquire(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only, user=self)
+        store = handle.store
+        self._handle: _handles.Handle | None = handle
         self._store: Any = _handles.ReadOnlyView(store) if read_only and not store.read_only else store
         self.read_only = read_only
         self._embedder_obj = embedder
@@ -160,7 +160,7 @@ class Memory:
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
         self._recall: Any = None
-        self._clock = _handles.SharedClock(clock, floor)
+        self._clock = _handles.SharedClock(clock, handle.floor)
         try:
             last = self._store.meta("last_tx")
         except BaseException:
@@ -181,10 +181,10 @@ class Memory:
     def close(self) -> None:
         """Let go of the database; the last Memory on a file closes it
         (checkpointed). Closing twice is harmless; a closed Memory raises."""
-        store, self._owned = self._owned, None
-        if store is not None:
-            self._store = _handles.ClosedStore(store.path, store.engine)
-            _handles.release(store)
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self._store = _handles.ClosedStore(handle.store.path, handle.store.engine)
+            _handles.release(handle)
 
     def __enter__(self) -> Memory:
         return self
@@ -208,7 +208,7 @@ class Memory:
 
     def _writable(self) -> None:
         """Refuse a write at once, before any work, on a read-only or closed memory."""
-        if self._owned is None:
+        if self._handle is None:
             raise EngineError(f"the memory on {self.path or ':memory:'!r} is closed")
         if self.read_only:
             raise ReadOnlyError(f"this memory on {self.path!r} is read-only (read_only=True): it cannot be written")
@@ -583,7 +583,7 @@ class Memory:
         # The recall index keys on store.generation (bumped by the commit);
         # the entity-resolution cache and the speaker memory are per Memory:
         # this one's, and those of the other Memories sharing the file.
-        for mem in [self, *_handles.siblings(self._owned, self)]:
+        for mem in [self, *_handles.siblings(self._handle, self)]:
             if mem._ingest is not None:
                 mem._ingest.forget(group_id)
         return counts

@@ -345,3 +345,22 @@ def test_the_cli_reads_read_only_and_refuses_writes(db_path, capsys):
     assert main(["--db", db_path, "--engine", ENGINE, "--read-only", "add-fact", "Ana", "likes", "tea"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "is read-only" in " ".join(err.split()) and "Traceback" not in err
+
+
+def test_a_memory_dropped_without_close_lets_the_file_go(db_path):
+    """The registry holds handles weakly: as before sharing, a Memory that is
+    garbage-collected without close() releases the file (the engine closes
+    it), and the next Memory on the path opens it afresh."""
+    import gc
+    import weakref
+
+    from midas_graph import _handles
+
+    m = Memory(db_path, engine=ENGINE)
+    m.add_fact("Ana", "lives_in", "Porto")
+    store = weakref.ref(m._store)
+    del m
+    gc.collect()
+    assert store() is None and _handles.key_of(db_path) not in _handles._open
+    with Memory(db_path, engine=ENGINE) as again:
+        assert [f.value for f in again.current("Ana")] == ["Porto"]
