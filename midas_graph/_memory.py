@@ -126,6 +126,13 @@ class Memory:
     ``threshold`` (the bundled model's, or the one in the config of a model
     directory ``$MIDAS_NLI_MODEL`` names), else
     :data:`~midas_graph.models.NLI_CONTRADICTION_THRESHOLD`.
+
+    A path already open in the process is shared, not opened twice: every
+    Memory on one file uses its one handle, the last :meth:`close` closes it
+    (docs/concurrency.md). ``read_only=True`` opens an existing file for
+    reading only: beside another process that writes to it (LadybugDB),
+    seeing its commits at each call; every write raises
+    :class:`~midas_graph.ReadOnlyError`.
     """
 
     def __init__(
