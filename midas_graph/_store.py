@@ -1192,8 +1192,8 @@ def _locked_message(path: str, engine: str, read_only: bool, text: str) -> str:
     if read_only:
         return (f"database {path!r} is open for writing in {holder}; engine {engine!r} cannot read it "
                 f"until that process closes it (LadybugDB reads beside a writer that opened first)")
-    return (f"database {path!r} is in use by {holder}: one process at a time may open a database file for "
-            f"writing. Send the writes to that process (e.g. one `midas-graph serve-mcp` per file), close it "
+    return (f"database {path!r} is in use by {holder}: a process that writes to a database file must have it to "
+            f"itself. Send the writes to that process (e.g. one `midas-graph serve-mcp` per file), close it "
             f"first, or read beside it with read_only=True (docs/concurrency.md)")
 
 
