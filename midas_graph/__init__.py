@@ -5,10 +5,12 @@ time. Start with :class:`Memory`.
 """
 
 from ._errors import (
+    DatabaseLockedError,
     EngineError,
     InvalidInputError,
     MidasError,
     NotFoundError,
+    ReadOnlyError,
     SchemaVersionError,
 )
 from ._check import Violation
@@ -26,6 +28,7 @@ __all__ = [
     "AttributeRegistry",
     "Context",
     "ContextItem",
+    "DatabaseLockedError",
     "EngineError",
     "Entity",
     "Episode",
@@ -37,6 +40,7 @@ __all__ = [
     "Memory",
     "MidasError",
     "NotFoundError",
+    "ReadOnlyError",
     "SchemaVersionError",
     "Violation",
     "guard_reliance",

@@ -5,9 +5,10 @@ slot, and reports each broken invariant as a :class:`Violation` (an empty
 list means the database is sound). It never writes. The rules:
 
 * ``schema``: the database's schema version is the one this code writes.
-* ``interval``: ``valid_from <= valid_to`` (equal only for a belief closed at
-  its own start, which has a successor), ``recorded_at <= expired_at``, and an
-  expired version says why.
+* ``interval``: ``valid_from <= valid_to`` (equal only for a belief that
+  revision closed at its own start: superseded by a value from the same
+  instant, or ended as it began; never as stated), ``recorded_at <=
+  expired_at``, and an expired version says why.
 * ``versions``: a belief's versions are numbered 1..n, share its group,
   subject, attribute and value, do not overlap in transaction time, and at
   most the latest one is held.
@@ -40,7 +41,7 @@ from typing import TYPE_CHECKING, Iterable, Sequence
 
 import networkx as nx
 
-from ._store import SCHEMA_VERSION, alias_key
+from ._store import SCHEMA_VERSION, alias_key, public_episode_id
 from ._temporal import norm_value, slot_key
 from ._types import Fact
 
@@ -131,8 +132,8 @@ def _intervals(facts: Iterable[Fact], out: _Report) -> None:
         if f.valid_to is not None and f.valid_to < f.valid_from:
             out.add("interval", f"{f.vid} ends before it starts in valid time "
                     f"({_when(f.valid_from)} -> {_when(f.valid_to)})", f.vid)
-        elif f.valid_to is not None and f.valid_to == f.valid_from and f.superseded_by is None:
-            out.add("interval", f"{f.vid} holds at no valid time but names no successor", f.vid)
+        elif f.valid_to is not None and f.valid_to == f.valid_from and f.stated_valid_to == f.valid_to:
+            out.add("interval", f"{f.vid} was stated to hold at no valid time", f.vid)
         if f.expired_at is not None and f.expired_at < f.recorded_at:
             out.add("interval", f"{f.vid} expires before it was recorded "
                     f"({_when(f.recorded_at)} -> {_when(f.expired_at)})", f.vid)
@@ -222,23 +223,23 @@ def _cycles(facts: Sequence[Fact], out: _Report) -> None:
             out.add("cycle", f"superseded_by links form a cycle through {', '.join(ids)}", *ids)
 
 
-def _episodes(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], episodes: dict[str, str], store,
+def _episodes(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], episodes: dict[str, set[str]], store,
               out: _Report) -> None:
-    edges = dict(store.edge_pairs("FROM_EPISODE"))
+    edges = {vid: key for vid, key in store.edge_pairs("FROM_EPISODE")}
     for f in facts:
         ep = f.episode_id
         if ep is None:
             if f.vid in edges:
                 out.add("episode", f"{f.vid} has a FROM_EPISODE edge but names no episode", f.vid)
             continue
-        if ep not in episodes:
-            if beliefs[f.id][-1].expired_at is not None:
-                continue  # remove_episode deletes the episode and leaves no belief of it held
-            out.add("episode", f"{f.vid} comes from episode {ep}, which does not exist", f.vid, ep)
-        elif episodes[ep] != f.group_id:
-            out.add("episode", f"{f.vid} (group {f.group_id!r}) comes from episode {ep} of group "
-                    f"{episodes[ep]!r}", f.vid, ep)
-        elif edges.get(f.vid) != ep:
+        groups = episodes.get(ep, set())
+        if f.group_id not in groups:
+            # remove_episode deletes the episode and leaves no belief it stated held
+            if beliefs[f.id][-1].expired_at is None:
+                where = f"only group(s) {sorted(groups)} hold it" if groups else "it does not exist"
+                out.add("episode", f"{f.vid} (group {f.group_id!r}) comes from episode {ep}, but {where}",
+                        f.vid, ep)
+        elif f.vid not in edges or public_episode_id(edges[f.vid], f.group_id) != ep:
             out.add("episode", f"{f.vid} has no FROM_EPISODE edge to episode {ep}", f.vid, ep)
 
 

@@ -33,3 +33,11 @@ class SchemaVersionError(MidasError):
 
 class EngineError(MidasError):
     """The graph engine is missing, misconfigured or failed."""
+
+
+class ReadOnlyError(MidasError):
+    """A write was asked of a memory opened with ``read_only=True``."""
+
+
+class DatabaseLockedError(EngineError):
+    """Another process holds the database file (one writer process per file)."""

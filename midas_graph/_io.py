@@ -104,9 +104,14 @@ def entity_from_json(d: dict[str, Any]) -> Entity:
 
 
 def episode_to_json(ep: Episode, embedding: str | None, sentences: str | None,
-                    mentions: list[str]) -> dict[str, Any]:
-    return {
-        "type": "episode", "id": ep.id, "group_id": ep.group_id, "name": ep.name, "content": ep.content,
+                    mentions: list[str], key: str | None = None) -> dict[str, Any]:
+    """``key``: the stored key, when it is not the id (``_store.episode_key``:
+    another group held the id when this episode was stored)."""
+    out = {"type": "episode", "id": ep.id}
+    if key is not None and key != ep.id:
+        out["key"] = key
+    return out | {
+        "group_id": ep.group_id, "name": ep.name, "content": ep.content,
         "speaker": ep.speaker, "source": ep.source, "source_description": ep.source_description,
         "reference_time": _iso(ep.reference_time), "recorded_at": _iso(ep.recorded_at),
         "provenance": ep.provenance, "mentions": mentions, "embedding": embedding,
@@ -179,18 +184,18 @@ def export_rows(mem) -> Iterator[dict[str, Any]]:
     for key, group, alias, eid in sorted(store.alias_rows()):
         counts["alias"] += 1
         yield {"type": "alias", "key": key, "group_id": group, "alias": alias, "entity_id": eid}
-    stored: set[str] = set()
-    for ep, emb, sent, mentions in store.export_episodes():
-        stored.add(ep.id)
+    stored: set[tuple[str, str]] = set()
+    for ep, key, emb, sent, mentions in store.export_episodes():
+        stored.add((ep.group_id, ep.id))
         counts["episode"] += 1
-        yield episode_to_json(ep, emb, sent, mentions)
+        yield episode_to_json(ep, emb, sent, mentions, key)
     # Episodes that versions name but the memory no longer holds (remove_episode deletes
     # the episode, and the versions keep its id): listed, so that an import tells them
     # apart from a row missing from the file.
-    named = {i: g for i, g in store.fact_episode_ids() if i not in stored}
-    for ep_id in sorted(named):
-        counts["removed_episode"] += 1
-        yield {"type": "removed_episode", "id": ep_id, "group_id": named[ep_id]}
+    for ep_id, group in store.fact_episode_ids():
+        if (group, ep_id) not in stored:
+            counts["removed_episode"] += 1
+            yield {"type": "removed_episode", "id": ep_id, "group_id": group}
     for f in store.iter_facts():
         counts["fact"] += 1
         yield fact_to_json(f)
@@ -231,8 +236,8 @@ class Dump:
     end: tuple[int, dict[str, int]] | None = None
     entities: list[tuple[int, Entity, str | None]] = field(default_factory=list)
     aliases: list[tuple[int, tuple[str, str, str, str]]] = field(default_factory=list)
-    episodes: list[tuple[int, Episode, str | None, str | None, list[str]]] = field(default_factory=list)
-    removed: dict[str, int] = field(default_factory=dict)  # episode id -> line
+    episodes: list[tuple[int, Episode, str, str | None, str | None, list[str]]] = field(default_factory=list)
+    removed: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, episode id) -> line
     facts: list[tuple[int, Fact]] = field(default_factory=list)
     fact_vectors: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -270,10 +275,14 @@ class Dump:
             self.aliases.append((lineno, (_string(row, "key"), _string(row, "group_id"), _string(row, "alias"),
                                           _string(row, "entity_id"))))
         elif kind == "episode":
-            self.episodes.append((lineno, episode_from_json(row), _vector(row, "embedding"),
-                                  _vector(row, "sentence_embeddings"), _strings(row, "mentions")))
+            ep = episode_from_json(row)
+            key = row.get("key", ep.id)
+            if not isinstance(key, str) or not key:
+                raise InvalidInputError("key", "must be a non-empty string")
+            self.episodes.append((lineno, ep, key, _vector(row, "embedding"), _vector(row, "sentence_embeddings"),
+                                  _strings(row, "mentions")))
         elif kind == "removed_episode":
-            self.removed.setdefault(_string(row, "id"), lineno)
+            self.removed.setdefault((_string(row, "group_id"), _string(row, "id")), lineno)
         elif kind == "fact":
             self.facts.append((lineno, fact_from_json(row)))
         elif kind == "fact_vector":
@@ -309,25 +318,26 @@ class Dump:
         problems: list[tuple[int, str, str]] = []
         seen: dict[tuple[str, str], int] = {}
 
-        def unique(kind: str, key: str, lineno: int, name: str = "id") -> None:
+        def unique(kind: str, key, lineno: int, name: str = "id", shown: str | None = None) -> None:
             first = seen.setdefault((kind, key), lineno)
             if first != lineno:
-                problems.append((lineno, name, f"{kind} {key!r} repeats line {first}"))
+                problems.append((lineno, name, f"{shown or f'{kind} {key!r}'} repeats line {first}"))
 
         for lineno, e, _ in self.entities:
             unique("entity", e.id, lineno)
         for lineno, (key, *_) in self.aliases:
             unique("alias", key, lineno, "key")
-        for lineno, ep, *_ in self.episodes:
-            unique("episode", ep.id, lineno)
+        for lineno, ep, key, *_ in self.episodes:
+            unique("episode", (ep.group_id, ep.id), lineno, shown=f"episode {ep.id!r} of group {ep.group_id!r}")
+            unique("episode key", key, lineno, "key")
         for lineno, f in self.facts:
             unique("fact version", f.vid, lineno, "version")
         for lineno, fid, _ in self.fact_vectors:
             unique("fact vector", fid, lineno)
 
         entity_refs: list[tuple[int, str, str]] = [(n, "entity_id", eid) for n, (_, _, _, eid) in self.aliases]
-        entity_refs += [(n, "mentions", eid) for n, _, _, _, ms in self.episodes for eid in ms]
-        episode_refs: list[tuple[int, str, str]] = []
+        entity_refs += [(n, "mentions", eid) for n, *_, ms in self.episodes for eid in ms]
+        episode_refs: list[tuple[int, str, tuple[str, str]]] = []  # (line, field, (group, episode id))
         fact_refs: list[tuple[int, str, str]] = [(n, "id", fid) for n, fid, _ in self.fact_vectors]
         for n, f in self.facts:
             entity_refs.append((n, "subject_id", f.subject_id))
@@ -335,7 +345,7 @@ class Dump:
                 entity_refs.append((n, "object_id", f.object_id))
             for name in ("episode_id", "expired_by_episode"):
                 if getattr(f, name) is not None:
-                    episode_refs.append((n, name, getattr(f, name)))
+                    episode_refs.append((n, name, (f.group_id, getattr(f, name))))
             if f.superseded_by is not None:
                 fact_refs.append((n, "superseded_by", f.superseded_by))
             fact_refs.extend((n, "supersedes", x) for x in f.supersedes)
@@ -349,8 +359,17 @@ class Dump:
                     problems.append((n, name, f"{what} {ref!r} is in neither the file nor the memory"))
 
         resolve(entity_refs, {e.id for _, e, _ in self.entities}, "Entity")
-        resolve(episode_refs, {ep.id for _, ep, *_ in self.episodes} | set(self.removed), "Episode")
         resolve(fact_refs, {f.id for _, f in self.facts}, "Fact", key=lambda fid: f"{fid}:1")
+        # episode ids are per group: looked up in the group that names them
+        have = {(ep.group_id, ep.id) for _, ep, *_ in self.episodes} | set(self.removed)
+        wanted: dict[str, set[str]] = {}
+        for _, _, (g, i) in episode_refs:
+            if (g, i) not in have:
+                wanted.setdefault(g, set()).add(i)
+        have |= {(g, i) for g, ids in wanted.items() for i in store.episode_keys(g, sorted(ids))}
+        for n, name, (g, i) in episode_refs:
+            if (g, i) not in have:
+                problems.append((n, name, f"episode {i!r} of group {g!r} is in neither the file nor the memory"))
         if problems:
             problems.sort()
             n, name, message = problems[0]

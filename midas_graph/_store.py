@@ -31,12 +31,13 @@ import os
 import re
 import sys
 import threading
+import time
 import warnings
 from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Iterable, Iterator, Sequence
 
-from ._errors import EngineError, InvalidInputError, SchemaVersionError
+from ._errors import DatabaseLockedError, EngineError, InvalidInputError, ReadOnlyError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
 from ._types import Entity, Episode, Fact
@@ -168,8 +169,31 @@ _EPISODE_COLUMNS = ("id", "group_id", "content", "speaker", "source", "reference
 _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
 
 
+#: Separates the group from a client-chosen episode id in a stored key (never in an id).
+KEY_SEP = "\x1f"
+
+
+def episode_key(group_id: str, episode_id: str) -> str:
+    """The stored key of an episode whose id another group already holds.
+
+    Episode ids are per group: a client may store an episode under an id
+    another group uses (and must not learn that it does). The stored primary
+    key is the id itself while no other group holds it, else
+    ``group + KEY_SEP + id``; lookups by (group, id) try both keys and keep
+    the row of that group (:meth:`Store.episode_keys`). Rows stored before
+    this rule all have the id as their key."""
+    return f"{group_id}{KEY_SEP}{episode_id}"
+
+
+def public_episode_id(key: str, group_id: str) -> str:
+    """The episode id a client gave (or was given), from its stored key."""
+    prefix = f"{group_id}{KEY_SEP}"
+    return key[len(prefix):] if key.startswith(prefix) else key
+
+
 def row_to_episode(row: Sequence[Any]) -> Episode:
     d = dict(zip(_EPISODE_COLUMNS, row))
+    d["id"] = public_episode_id(d["id"], d["group_id"])
     d["reference_time"] = from_db(d["reference_time"])
     d["recorded_at"] = from_db(d["recorded_at"])
     d["provenance"] = d["provenance"] or "observation"
@@ -368,7 +392,12 @@ class _Conn:
 
 class Store:
     """One open database. Thread-safe: one write connection behind a lock (one
-    writer at a time), and a read connection per reading thread (see :meth:`q`)."""
+    writer at a time), and a read connection per reading thread (see :meth:`q`).
+
+    ``read_only=True`` opens an existing database without taking the write
+    lock (docs/concurrency.md): every write raises :class:`ReadOnlyError`,
+    queries run one at a time, and :meth:`refresh` reopens the database when
+    another process has committed since (its file or log changed)."""
 
     def __init__(
         self,
@@ -381,27 +410,20 @@ class Store:
     ) -> None:
         self.engine = resolve_engine(engine)
         self.path = None if path is None else os.fspath(path)
+        self.read_only = bool(read_only)
         lb = _import_engine(self.engine)
-        pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
-        try:
-            if self.path is not None and os.path.isdir(self.path):
-                raise EngineError(f"{self.path!r} is a directory; give a database file path")
-            self._db = lb.Database(
-                self.path if self.path is not None else ":memory:",
-                buffer_pool_size=pool * 1024 * 1024,
-                max_num_threads=threads or min(4, os.cpu_count() or 2),
-                read_only=read_only,
-                **_env_settings(self.engine),
-            )
-            self._conn = lb.Connection(self._db)
-        except EngineError:
-            raise
-        except Exception as exc:  # the engine raises RuntimeError with its own text
-            raise EngineError(
-                f"cannot open database {self.path or ':memory:'!r} with engine {self.engine!r}: {exc}"
-            ) from exc
-        self._lock = threading.RLock()
         self._lib = lb
+        self._pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
+        self._threads = threads or min(4, os.cpu_count() or 2)
+        if self.path is not None and os.path.isdir(self.path):
+            raise EngineError(f"{self.path!r} is a directory; give a database file path")
+        if self.read_only and (self.path is None or not os.path.isfile(self.path)):
+            raise InvalidInputError(
+                "path", f"no database at {self.path or ':memory:'!r}: read_only=True opens an existing database file"
+            )
+        self._signature = self._files_signature()
+        self._db, self._conn = self._open()
+        self._lock = threading.RLock()
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
         self._local = threading.local()
@@ -409,7 +431,82 @@ class Store:
         self._in_tx = False
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
+        self._episode_keys: dict[tuple[str, str], str] = {}  # (group, id) -> key, episodes created in it
         self.schema_version = self._migrate()
+
+    def _open(self):
+        """Open the engine's database and a connection. A read-only open
+        retries while another process checkpoints or changes the file under
+        it, for up to ``MIDAS_GRAPH_OPEN_TIMEOUT`` seconds (30): LadybugDB
+        refuses it during a checkpoint, and an open racing a checkpoint can
+        fail on the half-written log or index (beside a writer checkpointing
+        every 5 transactions, 157 of 223 opens failed, all but one of them
+        "checkpoint recovery is pending")."""
+        lb, where = self._lib, self.path if self.path is not None else ":memory:"
+        deadline = time.monotonic() + _open_timeout()
+        pause = 0.005
+        while True:
+            before = self._files_signature()
+            try:
+                db = lb.Database(
+                    where, buffer_pool_size=self._pool * 1024 * 1024, max_num_threads=self._threads,
+                    read_only=self.read_only, **_env_settings(self.engine),
+                )
+                return db, lb.Connection(db)
+            except Exception as exc:  # the engine raises RuntimeError with its own text
+                text = str(exc)
+                if "Could not set lock" in text:
+                    raise DatabaseLockedError(_locked_message(where, self.engine, self.read_only, text)) from None
+                transient = "checkpoint" in text.lower() or self._files_signature() != before
+                if self.read_only and transient and time.monotonic() < deadline:
+                    time.sleep(pause)  # another process is folding its log into the file
+                    pause = min(pause * 2, 0.2)
+                    continue
+                raise EngineError(
+                    f"cannot open database {where!r} with engine {self.engine!r}: {' '.join(text.split())}"
+                ) from exc
+
+    def _files_signature(self) -> tuple:
+        """What changes when any process commits: the database file and its
+        write-ahead log (size, modification time, inode)."""
+        if self.path is None:
+            return ()
+        out = []
+        for f in (self.path, self.path + ".wal"):
+            try:
+                st = os.stat(f)
+                out.append((st.st_size, st.st_mtime_ns, st.st_ino))
+            except OSError:
+                out.append(None)
+        return tuple(out)
+
+    def refresh(self) -> None:
+        """Read-only: reopen the database if another process has committed
+        since it was opened (an open database keeps the state it opened on).
+        :class:`~midas_graph.Memory` calls it at the start of every read, so
+        each call reads one state, the latest committed. A no-op on a
+        writable store, which sees its own commits."""
+        if self.read_only:
+            with self._lock:
+                self._refresh()
+
+    def _refresh(self) -> None:
+        """:meth:`refresh`, with the lock held."""
+        sig = self._files_signature()
+        if sig == self._signature or self._db is None:
+            return
+        old_db, old = self._db, self._writer
+        if old is not None:
+            old.close()
+        try:
+            old_db.close()
+        except Exception:  # pragma: no cover - closing twice is fine
+            pass
+        self._db, self._writer = None, None
+        self._db, self._conn = self._open()
+        self._writer = _Conn(self.engine, self._conn)
+        self._signature = sig
+        self.generation += 1  # caches keyed on it (the recall index) rebuild
 
     # -- plumbing ----------------------------------------------------------------
     def q(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
@@ -422,6 +519,23 @@ class Store:
         and reads inside a write transaction, share the one write connection.
         """
         params = params or {}
+        if self.read_only:
+            if not _READ_ONLY.match(cypher):
+                raise self._read_only_error()
+            with self._lock:  # one query at a time: a refresh replaces the connection
+                deadline = time.monotonic() + _open_timeout()
+                while True:
+                    if self._writer is None:
+                        raise EngineError("engine error: the database is closed")
+                    seen = self._signature
+                    try:
+                        return self._writer.run(cypher, params)
+                    except EngineError:
+                        # Another process changed the file under the query (a checkpoint):
+                        # reopen on what it committed and run the query again.
+                        if self._files_signature() == seen or time.monotonic() >= deadline:
+                            raise
+                        self._refresh()
         if (self._in_tx and self._tx_thread == threading.get_ident()) or not _READ_ONLY.match(cypher):
             with self._lock:
                 if self._writer is None:
@@ -440,25 +554,27 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One write transaction; nested use joins the outer one."""
+        if self.read_only:
+            raise self._read_only_error()
         with self._lock:
             if self._in_tx:
                 yield
                 return
             self.q("BEGIN TRANSACTION")
             self._in_tx, self._tx_thread = True, threading.get_ident()
-            self._slots_seen = {}
+            self._slots_seen, self._episode_keys = {}, {}
             try:
                 yield
             except BaseException:
                 self._in_tx = False
-                self._slots_seen = {}
+                self._slots_seen, self._episode_keys = {}, {}
                 try:
                     self.q("ROLLBACK")
                 except EngineError:
                     pass
                 raise
             self._in_tx = False
-            self._slots_seen = {}
+            self._slots_seen, self._episode_keys = {}, {}
             try:
                 self.q("COMMIT")
             except EngineError as exc:
@@ -468,6 +584,10 @@ class Store:
                     raise
                 warnings.warn(f"midas_graph: the write is durable but {exc}", RuntimeWarning, stacklevel=3)
             self.generation += 1
+
+    def _read_only_error(self) -> ReadOnlyError:
+        return ReadOnlyError(f"database {self.path!r} is open read-only: it cannot be written (open it without "
+                             f"read_only=True, in the one process that writes to it)")
 
     def close(self) -> None:
         with self._lock:
@@ -504,6 +624,11 @@ class Store:
             raise SchemaVersionError(
                 f"database {self.path!r} has schema version {current}, but this midas_graph "
                 f"understands up to version {SCHEMA_VERSION}: upgrade midas_graph to open it"
+            )
+        if self.read_only and current < SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"database {self.path!r} has schema version {current} and this midas_graph reads version "
+                f"{SCHEMA_VERSION}: open it once for writing (without read_only=True) to upgrade it"
             )
         for version, f in files:
             if version <= current:
@@ -602,30 +727,59 @@ class Store:
         return [row_to_entity(r) for r in rows]
 
     # -- episodes and vectors ------------------------------------------------------
+    def episode_keys(self, group_id: str | None, ids: Iterable[str]) -> dict[str, str]:
+        """Stored key of each episode id that exists in ``group_id`` (see
+        :func:`episode_key`); ``group_id=None``: the episode stored under
+        the id itself, whatever its group."""
+        ids = list(dict.fromkeys(ids))
+        if not ids:
+            return {}
+        if group_id is None:
+            rows = self.q("UNWIND $k AS x MATCH (p:Episode {id: x}) RETURN p.id", {"k": ids})
+            return {r[0]: r[0] for r in rows}
+        mine = self._episode_keys if self._in_tx and self._tx_thread == threading.get_ident() else {}
+        known = {i: mine[(group_id, i)] for i in ids if (group_id, i) in mine}
+        probe = [k for i in ids if i not in known for k in (i, episode_key(group_id, i))]
+        if probe:
+            # Filtered here, not in a WHERE: a key lookup stays a key lookup.
+            rows = self.q("UNWIND $k AS x MATCH (p:Episode {id: x}) RETURN p.id, p.group_id", {"k": probe})
+            known.update((public_episode_id(k, group_id), k) for k, g in rows if g == group_id)
+        return known
+
     def create_episode(self, ep: Episode, embedding: bytes | None, sentences: bytes | None = None) -> None:
         """``sentences``: the float32 vectors of its sentences, concatenated
-        (empty when it has fewer than two; None: not computed)."""
+        (empty when it has fewer than two; None: not computed). The caller
+        has checked that the group holds no episode with this id; if another
+        group holds it, the episode is stored under :func:`episode_key`."""
+        if KEY_SEP in ep.id:
+            raise InvalidInputError("episode_id", "must not contain the character \\x1f")
+        taken = self.q("MATCH (p:Episode {id: $id}) RETURN p.group_id", {"id": ep.id})
+        key = episode_key(ep.group_id, ep.id) if taken else ep.id
+        if self._in_tx:
+            self._episode_keys[(ep.group_id, ep.id)] = key
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
             "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
-            {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+            {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
              "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
              "sent": _vec_text(sentences)},
         )
 
-    def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
+    def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
         if entity_ids:
             self.q(
                 "MATCH (p:Episode {id: $p}) WITH p UNWIND $ids AS x MATCH (e:Entity {id: x}) "
                 "CREATE (p)-[:MENTIONS]->(e)",
-                {"p": episode_id, "ids": list(dict.fromkeys(entity_ids))},
+                {"p": key, "ids": list(dict.fromkeys(entity_ids))},
             )
 
-    def episode(self, episode_id: str) -> Episode | None:
-        rows = self.q(f"MATCH (p:Episode {{id: $id}}) RETURN {_EPISODE_RETURN}", {"id": episode_id})
-        return row_to_episode(rows[0]) if rows else None
+    def episode(self, episode_id: str, group_id: str | None = None) -> Episode | None:
+        """The episode with this id in ``group_id`` (``None``: stored under the id, any group)."""
+        found = self.episodes_by_id([episode_id], group_id)
+        return found[0] if found else None
 
     def recent_episodes(self, group_id: str, before: _dt.datetime, last_n: int,
                         source: str | None = None) -> list[Episode]:
@@ -649,15 +803,18 @@ class Store:
         )
         return [row_to_fact(r) for r in rows]
 
-    def mentioned(self, episode_id: str) -> list[str]:
+    def mentioned(self, episode_id: str, group_id: str | None = None) -> list[str]:
         """Ids of the entities an episode mentions."""
-        rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": episode_id})
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
+        rows = self.q("MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": key})
         return [r[0] for r in rows]
 
-    def delete_episode(self, episode_id: str) -> None:
+    def delete_episode(self, episode_id: str, group_id: str | None = None) -> None:
         """Delete an episode node with its MENTIONS and FROM_EPISODE links
         (the facts it stated keep their ``episode_id``)."""
-        self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": episode_id})
+        key = self.episode_keys(group_id, [episode_id]).get(episode_id)
+        if key is not None:
+            self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": key})
 
     def delete_group(self, group_id: str) -> dict[str, int]:
         """Physically delete everything of one group: entities, aliases, fact
@@ -686,27 +843,38 @@ class Store:
         self._slots_seen = {}
         return counts
 
-    def set_vectors(self, label: str, vectors: dict[str, bytes]) -> None:
+    def set_vectors(self, label: str, vectors: dict[str, bytes], group_id: str | None = None) -> None:
         """Store embeddings (float32 bytes) by id: ``FactVector`` rows (by fact
         id, shared by all versions of a belief), an Entity's name vector, or
-        an Episode's sentence vectors (``EpisodeSentences``)."""
+        an Episode's sentence vectors (``EpisodeSentences``; episode ids of
+        ``group_id``)."""
         if not vectors:
             return
         if label == "FactVector":
             self._create_columnar("FactVector", {"id": list(vectors), "embedding": [_vec_text(v) for v in vectors.values()]})
             return
         table, column = _VECTOR_COLUMNS[label]
+        if table == "Episode":
+            keys = self.episode_keys(group_id, vectors)
+            vectors = {keys[i]: v for i, v in vectors.items() if i in keys}
         self.q(
             f"UNWIND $rows AS r MATCH (n:{table} {{id: r.id}}) SET n.{column} = r.v",
             {"rows": [{"id": k, "v": _vec_text(v)} for k, v in vectors.items()]},
         )
 
-    def vectors(self, label: str, ids: Sequence[str]) -> dict[str, bytes]:
+    def vectors(self, label: str, ids: Sequence[str], group_id: str | None = None) -> dict[str, bytes]:
         """Stored embeddings by id (``FactVector``, ``Episode``, ``Entity``,
-        ``EpisodeSentences``); ids with none stored are left out."""
+        ``EpisodeSentences``; episode ids of ``group_id``); ids with none
+        stored are left out."""
         if not ids:
             return {}
         table, column = _VECTOR_COLUMNS[label]
+        if table == "Episode":
+            keys = self.episode_keys(group_id, ids)
+            public = {k: i for i, k in keys.items()}
+            rows = self.q(f"UNWIND $ids AS x MATCH (n:Episode {{id: x}}) RETURN n.id, n.{column}",
+                          {"ids": list(public)})
+            return {public[k]: _vec_bytes(v) for k, v in rows if v is not None}
         rows = self.q(f"UNWIND $ids AS x MATCH (n:{table} {{id: x}}) RETURN n.id, n.{column}", {"ids": list(ids)})
         return {i: _vec_bytes(v) for i, v in rows if v is not None}
 
@@ -851,25 +1019,33 @@ class Store:
         for eid in entity_ids:
             rows = self.q(
                 "MATCH (e:Entity {id: $s})<-[:MENTIONS]-(p:Episode) "
-                "RETURN p.id ORDER BY p.reference_time DESC LIMIT $n",
+                "RETURN p.id, p.group_id ORDER BY p.reference_time DESC LIMIT $n",
                 {"s": eid, "n": limit},
             )
-            out[eid] = [r[0] for r in rows]
+            out[eid] = [public_episode_id(k, g) for k, g in rows]
         return out
 
-    def facts_from_episodes(self, episode_ids: Sequence[str]) -> dict[str, list[Fact]]:
-        """Every version of the facts each episode stated."""
+    def facts_from_episodes(self, episode_ids: Sequence[str], group_id: str | None = None) -> dict[str, list[Fact]]:
+        """Every version of the facts each episode (of ``group_id``) stated."""
+        keys = self.episode_keys(group_id, episode_ids)
         out: dict[str, list[Fact]] = {}
         for eid in episode_ids:  # one walk each: a chained UNWIND walk scans on this engine
-            rows = self.q(f"MATCH (p:Episode {{id: $id}})<-[:FROM_EPISODE]-(f:Fact) RETURN {_FACT_RETURN}", {"id": eid})
+            if eid not in keys:
+                out[eid] = []
+                continue
+            rows = self.q(f"MATCH (p:Episode {{id: $id}})<-[:FROM_EPISODE]-(f:Fact) RETURN {_FACT_RETURN}",
+                          {"id": keys[eid]})
             out[eid] = [row_to_fact(r) for r in rows]
         return out
 
-    def episodes_by_id(self, ids: Sequence[str]) -> list[Episode]:
+    def episodes_by_id(self, ids: Sequence[str], group_id: str | None = None) -> list[Episode]:
+        """The episodes of ``group_id`` with these ids (``None``: stored under the ids, any group):
+        both keys of each id probed at once (see :func:`episode_key`), rows of other groups dropped."""
         if not ids:
             return []
-        rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_EPISODE_RETURN}", {"ids": list(ids)})
-        return [row_to_episode(r) for r in rows]
+        keys = list(ids) if group_id is None else [k for i in ids for k in (i, episode_key(group_id, i))]
+        rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_EPISODE_RETURN}", {"ids": keys})
+        return [e for e in map(row_to_episode, rows) if group_id is None or e.group_id == group_id]
 
     def visible_by_id(self, fact_ids: Sequence[str], *, valid_at, known_at, probe: int = 4) -> list[Fact]:
         """The version of each belief visible at (valid_at, known_at), if any
@@ -901,6 +1077,7 @@ class Store:
             "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content, "
             "CAST(p.reference_time AS STRING), CAST(p.recorded_at AS STRING)", {"g": group_id}
         )
+        episodes = [[public_episode_id(r[0], group_id), *r[1:]] for r in episodes]
         episodes.sort(key=lambda r: (r[3], r[4], r[0]))
         facts.sort(key=lambda r: [str(x) for x in r])  # rankings must not depend on the engine's row order
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
@@ -946,10 +1123,13 @@ class Store:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
         return [row_to_entity(r) for r in rows]
 
-    def count(self, label: str) -> int:
+    def count(self, label: str, group_id: str | None = None) -> int:
+        """How many nodes of a kind, in the database or in one group (a scan)."""
         if label not in _PRIMARY_KEYS:
             raise ValueError(label)
-        return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
+        if group_id is None:
+            return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
+        return int(self.q(f"MATCH (n:{label}) WHERE n.group_id = $g RETURN count(n)", {"g": group_id})[0][0])
 
     # -- facts: writes ---------------------------------------------------------
     def apply(self, plan: Plan) -> None:
@@ -1001,18 +1181,19 @@ class Store:
             keys = list(slots)[start:start + 5000]
             self.apply(Plan(slots={k: slots[k] for k in keys}))
 
-    def _create_facts(self, facts: Sequence[Fact], episodes: set[str] | None = None) -> None:
+    def _create_facts(self, facts: Sequence[Fact], episodes: set[tuple[str, str]] | None = None) -> None:
         """Create fact versions with their HAS_FACT (and OBJECT, FROM_EPISODE)
         edges in one statement per shape: the subject is matched by key from
         a small row map, the properties come from column lists by index.
         (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)
-        ``episodes``: when given, only a version whose episode is in it gets
-        its FROM_EPISODE edge (the others keep ``episode_id`` without one: an
-        episode that was removed); by default every version with an
-        ``episode_id`` is linked, and one whose episode is missing is not written."""
+        ``episodes``: when given, only a version whose (group, episode id) is
+        in it gets its FROM_EPISODE edge (the others keep ``episode_id``
+        without one: an episode that was removed); by default every version
+        with an ``episode_id`` is linked, and one whose episode is missing is
+        not written."""
         groups: dict[tuple[bool, bool], list[Fact]] = {}
         for f in facts:
-            linked = f.episode_id is not None and (episodes is None or f.episode_id in episodes)
+            linked = f.episode_id is not None and (episodes is None or (f.group_id, f.episode_id) in episodes)
             groups.setdefault((f.object_id is not None, linked), []).append(f)
         for (has_object, has_episode), group in groups.items():
             match = "UNWIND $rows AS r MATCH (e:Entity {id: r.s})"
@@ -1024,13 +1205,22 @@ class Store:
                 row = lambda f, i, _r=row: {**_r(f, i), "o": f.object_id}  # noqa: E731
             if has_episode:
                 match += f" WITH e, r{', o' if has_object else ''} MATCH (p:Episode {{id: r.p}})"
-                row = lambda f, i, _r=row: {**_r(f, i), "p": f.episode_id}  # noqa: E731
+                keys = self._fact_episode_keys(group)  # episode ids are per group: the stored key
+                row = lambda f, i, _r=row, k=keys: {  # noqa: E731
+                    **_r(f, i), "p": k.get((f.group_id, f.episode_id), f.episode_id)}
             props, params = _bind_columns(fact_columns(group), "r.i")
             create = " CREATE " + path % props
             if has_episode:
                 create += ", (f)-[:FROM_EPISODE]->(p)"
             params["rows"] = [row(f, i) for i, f in enumerate(group, 1)]
             self.q(match + create, params)
+
+    def _fact_episode_keys(self, facts: Sequence[Fact]) -> dict[tuple[str, str], str]:
+        """Stored key of the episode of each fact (by the fact's group)."""
+        by_group: dict[str, set[str]] = {}
+        for f in facts:
+            by_group.setdefault(f.group_id, set()).add(f.episode_id)  # type: ignore[arg-type]
+        return {(g, i): k for g, ids in by_group.items() for i, k in self.episode_keys(g, sorted(ids)).items()}
 
     def _create_columnar(self, label: str, columns: dict[str, list[Any]]) -> None:
         """CREATE nodes from column lists: five times faster than a list of
@@ -1051,7 +1241,11 @@ class Store:
             return 0
         present = self.existing("Fact", [f.vid for f in facts])
         fresh = [f for f in facts if f.vid not in present]
-        episodes = self.existing("Episode", sorted({f.episode_id for f in fresh if f.episode_id}))
+        by_group: dict[str, set[str]] = {}
+        for f in fresh:
+            if f.episode_id is not None:
+                by_group.setdefault(f.group_id, set()).add(f.episode_id)
+        episodes = {(g, i) for g, ids in by_group.items() for i in self.episode_keys(g, sorted(ids))}
         if fresh:
             self._create_facts(fresh, episodes)
         return len(fresh)
@@ -1093,10 +1287,11 @@ class Store:
         rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN}, e.name_embedding ORDER BY e.id")
         return [(row_to_entity(r[:-1]), r[-1]) for r in rows]
 
-    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str | None, str | None, list[str]]]:
-        """Every episode, by id, with its stored embedding and sentence
-        embeddings (base64 text, as stored) and the ids of the entities it
-        mentions; read ``batch`` at a time (an episode may be megabytes)."""
+    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
+        """Every episode, by stored key (:func:`episode_key`), as
+        ``(episode, key, embedding, sentence embeddings, mentioned entity
+        ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
+        episode may be megabytes)."""
         ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
         for start in range(0, len(ids), batch):
             chunk = ids[start:start + batch]
@@ -1109,7 +1304,7 @@ class Store:
             by_id = {r[0]: r for r in rows}
             for pid in chunk:
                 r = by_id[pid]
-                yield row_to_episode(r[:-2]), r[-2], r[-1], mentions[pid]
+                yield row_to_episode(r[:-2]), pid, r[-2], r[-1], mentions[pid]
 
     def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
         """Every stored fact vector: (fact id, base64 text), by id."""
@@ -1147,22 +1342,30 @@ class Store:
             })
         return len(fresh)
 
-    def restore_episodes(self, episodes: Sequence[tuple[Episode, str | None, str | None, Sequence[str]]]) -> int:
-        """Create exported episodes verbatim, each ``(episode, embedding,
-        sentence embeddings, mentioned entity ids)`` with vectors as base64
-        text, and their MENTIONS edges; skip ids already present."""
-        present = self.existing("Episode", [e.id for e, *_ in episodes])
-        fresh = [x for x in episodes if x[0].id not in present]
-        for ep, emb, sent, mentions in fresh:
+    def restore_episodes(self, episodes: Sequence[tuple[Episode, str, str | None, str | None, Sequence[str]]]) -> int:
+        """Create exported episodes verbatim, each ``(episode, stored key,
+        embedding, sentence embeddings, mentioned entity ids)`` with vectors
+        as base64 text, and their MENTIONS edges; skip an episode its group
+        already holds. One whose key another group holds here is stored
+        under :func:`episode_key`, as :meth:`create_episode` does."""
+        by_group: dict[str, list[str]] = {}
+        for ep, *_ in episodes:
+            by_group.setdefault(ep.group_id, []).append(ep.id)
+        held = {(g, i) for g, ids in by_group.items() for i in self.episode_keys(g, ids)}
+        fresh = [x for x in episodes if (x[0].group_id, x[0].id) not in held]
+        taken = self.existing("Episode", [k for _, k, *_ in fresh])
+        for ep, key, emb, sent, mentions in fresh:
+            if key in taken:
+                key = episode_key(ep.group_id, ep.id)
             self.q(
                 "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
                 "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
                 "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
-                {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+                {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
                  "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
                  "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent},
             )
-            self.link_mentions(ep.id, list(mentions))
+            self.link_mentions(key, list(mentions))
         return len(fresh)
 
     def restore_fact_vectors(self, vectors: dict[str, str]) -> int:
@@ -1190,9 +1393,13 @@ class Store:
         """Every name key: (key, group_id, alias, entity_id)."""
         return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
 
-    def episode_groups(self) -> dict[str, str]:
-        """Episode id -> its group, for every stored episode."""
-        return {i: g for i, g in self.q("MATCH (p:Episode) RETURN p.id, p.group_id")}
+    def episode_groups(self) -> dict[str, set[str]]:
+        """Episode id (as clients know it) -> the groups that hold an
+        episode under it, for every stored episode."""
+        out: dict[str, set[str]] = {}
+        for key, g in self.q("MATCH (p:Episode) RETURN p.id, p.group_id"):
+            out.setdefault(public_episode_id(key, g), set()).add(g)
+        return out
 
     def slot_rows(self) -> dict[str, list[SlotEntry]]:
         """Every revision slot's stored held list, by slot key."""
@@ -1245,6 +1452,22 @@ def _decode_slot(text: str | None) -> list[SlotEntry]:
     if not text:
         return []
     return [(v, n, _dt.datetime.fromisoformat(e) if e else None) for v, n, e in json.loads(text)]
+
+
+def _open_timeout() -> float:
+    return float(os.environ.get("MIDAS_GRAPH_OPEN_TIMEOUT", 30))
+
+
+def _locked_message(path: str, engine: str, read_only: bool, text: str) -> str:
+    """The engine's "Could not set lock on file" in words: who holds the file, what to do."""
+    pid = re.search(r"PID (\d+)", text)
+    holder = f"another process (pid {pid.group(1)})" if pid else "another process"
+    if read_only:
+        return (f"database {path!r} is open for writing in {holder}; engine {engine!r} cannot read it "
+                f"until that process closes it (LadybugDB reads beside a writer that opened first)")
+    return (f"database {path!r} is in use by {holder}: a process that writes to a database file must have it to "
+            f"itself. Send the writes to that process (e.g. one `midas-graph serve-mcp` per file), close it "
+            f"first, or read beside it with read_only=True (docs/concurrency.md)")
 
 
 def _env_settings(engine: str) -> dict[str, Any]:

@@ -116,6 +116,11 @@ def test_bad_intervals_and_versions_are_reported(built):
     tea = f"{ids['tea']}:1"
     set_version(mem, tea, valid_to=to_db(mem.versions(ids["tea"])[0].valid_from).replace(year=2000))
     assert "interval" in rules(mem)
+    start = to_db(mem.versions(ids["tea"])[0].valid_from)
+    set_version(mem, tea, valid_to=start, stated_valid_to=start)  # stated to hold at no time
+    assert any(v.rule == "interval" and "stated" in v.message for v in mem.check())
+    set_version(mem, tea, stated_valid_to=FOREVER)  # closed at its own start by revision: allowed
+    assert "interval" not in rules(mem)
     set_version(mem, tea, valid_to=FOREVER)
     first = mem.versions(ids["berlin"])[0]
     assert first.expired_at is not None

@@ -29,6 +29,7 @@ QUESTIONS = [
     ("Who is Ana's manager?", "default"),
     ("What is Ana's favourite colour?", "default"),
     ("Where does Cleo live?", "other"),
+    ("Where does Cleo work?", "other"),
 ]
 
 
@@ -71,6 +72,10 @@ def build(mem: Memory, clock: StepClock) -> None:
     mem.retract(wrong.id, reason="she said she hates opera")
     mem.remove_episode(gone.episode.id)
     mem.add_episode("I live in Oslo.", speaker="Cleo", group_id="other", reference_time="2024-01-05")
+    # episode ids are per group: the second is stored under another key
+    mem.add_episode("I work at Initech.", speaker="Ana", reference_time="2024-05-01", episode_id="ep-1")
+    mem.add_episode("I work at Hooli.", speaker="Cleo", group_id="other", reference_time="2024-05-01",
+                    episode_id="ep-1")
     mem.add_facts([("Cleo", "lives_in", "Bergen"), ("Cleo", "pet", "cat")], group_id="other")
     assert svc.id
     # what recall and search embed on first use is stored: build it before exporting
@@ -99,6 +104,8 @@ def test_export_import_is_lossless_for_text_episodes_typed_facts_and_retractions
     kinds = [r["type"] for r in rows]
     assert kinds[0] == "header" and rows[0]["schema_version"] == SCHEMA_VERSION and kinds[-1] == "end"
     assert {"entity", "alias", "episode", "removed_episode", "fact", "fact_vector"} <= set(kinds)
+    assert [r["group_id"] for r in rows if r.get("id") == "ep-1"] == ["default", "other"]
+    assert [r["key"] for r in rows if "key" in r and r["type"] == "episode"] == ["other\x1fep-1"]
 
     other = StepClock()
     other.set("2025-06-01T00:00:00+00:00")
@@ -189,7 +196,8 @@ def test_a_fact_whose_episode_is_missing_is_refused_with_its_line(small):
     line = next(i for i, r in enumerate(small, 1) if r["type"] == "fact")
     small[line - 1]["episode_id"] = "no-such-episode"
     msg = _refused(small)
-    assert msg.startswith(f"line {line}: episode_id: episode 'no-such-episode' is in neither the file nor the memory")
+    assert msg.startswith(f"line {line}: episode_id: episode 'no-such-episode' of group 'default' is in neither "
+                          "the file nor the memory")
     assert "nothing was imported" in msg
 
 
