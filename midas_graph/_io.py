@@ -173,8 +173,14 @@ def _strings(d: dict[str, Any], name: str) -> list[str]:
 
 def export_rows(mem) -> Iterator[dict[str, Any]]:
     """Every row of an export, in a stable order (two exports of one
-    database are byte-identical)."""
-    store = mem._store
+    database are byte-identical). Writers of this process wait until the
+    rows are read to the end (or the iterator is closed): the export is one
+    committed state."""
+    with mem._store.writes_paused():
+        yield from _export_rows(mem._store)
+
+
+def _export_rows(store) -> Iterator[dict[str, Any]]:
     counts = dict.fromkeys(ROW_TYPES[1:-1], 0)
     yield {"type": "header", "format": FORMAT, "format_version": FORMAT_VERSION,
            "schema_version": store.schema_version}

@@ -552,6 +552,14 @@ class Store:
         return reader.run(cypher, params)
 
     @contextmanager
+    def writes_paused(self) -> Iterator[None]:
+        """Hold off this process's writers to the database (they wait), while
+        reads go on: a reader that makes several queries (an export) sees one
+        committed state throughout."""
+        with self._lock:
+            yield
+
+    @contextmanager
     def transaction(self) -> Iterator[None]:
         """One write transaction; nested use joins the outer one."""
         if self.read_only:

@@ -261,3 +261,31 @@ def test_an_old_export_of_facts_learned_from_text_is_refused_not_half_imported(s
     old[-1]["episode_id"] = "an-episode-never-exported"
     msg = _refused(old)
     assert msg.startswith(f"line {len(old)}: episode_id:") and "export the database again" in msg
+
+
+def test_writers_wait_while_an_export_is_read(mem):
+    """An export is one committed state: from its first row to its last,
+    a writer of this process cannot take the write lock."""
+    import threading
+
+    mem.add_fact("Ana", "lives_in", "Porto")
+
+    def writer_could_start() -> bool:
+        got = []
+
+        def attempt() -> None:  # the lock every write transaction takes; never waits
+            ok = mem._store._lock.acquire(blocking=False)
+            if ok:
+                mem._store._lock.release()
+            got.append(ok)
+
+        t = threading.Thread(target=attempt)
+        t.start()
+        t.join()
+        return got[0]
+
+    rows = _io.export_rows(mem)
+    assert next(rows)["type"] == "header"
+    assert not writer_could_start()
+    assert [r["type"] for r in rows][-1] == "end"
+    assert writer_could_start()
