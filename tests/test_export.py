@@ -289,3 +289,12 @@ def test_writers_wait_while_an_export_is_read(mem):
     assert not writer_could_start()
     assert [r["type"] for r in rows][-1] == "end"
     assert writer_could_start()
+
+
+def test_the_cli_refuses_a_newer_export_on_one_line(small, tmp_path, capsys):
+    small[0]["schema_version"] = SCHEMA_VERSION + 1
+    path = tmp_path / "new.jsonl"
+    path.write_text(_text(small))
+    assert main(["--db", str(tmp_path / "n.db"), "--engine", ENGINE, "import", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("error: line 1: schema_version:") and "upgrade" in err
