@@ -106,7 +106,13 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """Turn the library's anticipated errors into tool errors (one line)."""
+    """Turn every error of a tool into a one-line tool error. The library's
+    own errors (a :class:`MidasError`; bad input names its field first) keep
+    their message; anything else is a defect of ours, reported with its type
+    and the start of its message (the SDK prefixes the tool: ``Error
+    executing tool as_of: unexpected OverflowError: date value out of
+    range``) and its traceback logged on the server's stderr. The server
+    keeps serving."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -116,6 +122,9 @@ def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]
             raise
         except (MidasError, ValueError, KeyError, TypeError) as exc:
             raise ToolError(_one_line(exc)) from exc
+        except Exception as exc:  # noqa: BLE001 - reported to the client, logged here
+            logging.getLogger("midas_graph.mcp").exception("tool %s failed", fn.__name__)
+            raise ToolError(f"unexpected {type(exc).__name__}: {_one_line(exc)[:200]}") from exc
 
     return wrapper
 

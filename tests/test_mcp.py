@@ -167,6 +167,13 @@ def test_check_memory_use_is_the_provenance_guard(server):
     ("check_memory_use", {"use": "launch", "fact_ids": ["x"]}, "use"),
     ("check_memory_use", {"use": "action"}, "fact_ids"),
     ("no_such_tool", {}, "no_such_tool"),
+    # times past either end of the calendar once put in UTC (a raw OverflowError before)
+    ("as_of", {"subject": "user", "valid_at": "9999-12-31T20:00-05:00"}, "valid_at: "),
+    ("as_of", {"subject": "user", "known_at": "0001-01-01T00:00+01:00"}, "known_at: "),
+    ("get_context", {"query": "Where do I live?", "valid_at": "0001-01-01T00:30+01:00"}, "valid_at: "),
+    ("search_memory_facts", {"query": "x", "valid_at": "9999-12-31T23:59:59.5"}, "valid_at: "),
+    ("add_memory", {"name": "x", "episode_body": "I live in Rome", "reference_time": "9999-12-31T22:00-03:00"},
+     "reference_time: "),
 ])
 def test_bad_arguments_are_one_line_tool_errors(server, tool, args, needle):
     err, text = server.call(tool, **args)
@@ -325,3 +332,63 @@ def test_add_triplet_stores_the_callers_own_fact(server):
     assert [f["value"] for f in then["facts"]] == ["Initech"]
     err, text = server.call("add_triplet", source_node_name="", edge_name="x", target_node_name="y", group_id=g)
     assert err and "subject" in text
+
+
+def test_extreme_times_are_accepted_or_named(server):
+    """Year 1 and year 9999 with offsets, in every time argument: a result,
+    or a one-line tool error that starts with the argument's name."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from test_extreme_times import extreme_times, in_range
+
+    calls = {
+        "valid_at": ("as_of", {"subject": "user"}),
+        "known_at": ("get_context", {"query": "Where do I live?", "group_id": "edge"}),
+        "valid_at_before": ("search_memory_facts", {"query": "where", "group_ids": ["edge"]}),
+        "reference_time": ("add_memory", {"name": "edge", "episode_body": "I moved to Oslo last week.",
+                                          "group_id": "edge"}),
+    }
+
+    seen: set[bool] = set()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(t=extreme_times(), field=st.sampled_from(sorted(calls)))
+    def check(t, field):
+        value, seconds = t
+        tool, args = calls[field]
+        err, out = server.call(tool, **args, **{field: value if isinstance(value, str) else value.isoformat()})
+        seen.add(in_range(seconds))
+        if in_range(seconds):
+            assert not err, out
+        else:
+            assert err and f"{field}: " in out and "supported range" in out and "\n" not in out, out
+
+    check()
+    assert seen == {True, False}
+
+
+def test_an_unexpected_error_is_one_line_naming_the_tool():
+    """A defect of ours (any exception the library does not raise on
+    purpose) still reaches the client as one line naming the exception (the
+    SDK prefixes the tool's name), not a bare "Error executing tool as_of"."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from midas_graph._mcp import _guarded
+    from midas_graph import InvalidInputError
+
+    def as_of():
+        import datetime as dt
+
+        return dt.datetime(9999, 12, 31) + dt.timedelta(days=1)  # OverflowError
+
+    with pytest.raises(ToolError) as info:
+        _guarded(as_of)()
+    assert str(info.value) == "unexpected OverflowError: date value out of range"
+
+    def history():
+        raise InvalidInputError("subject", "must not be\nempty")
+
+    with pytest.raises(ToolError) as info:
+        _guarded(history)()
+    assert str(info.value) == "subject: must not be empty"
