@@ -14,7 +14,6 @@ from ._registry import AttributeRegistry
 from ._store import Store, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, MonotonicClock, TimeLike, parse_time
-from . import _episodes
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
@@ -23,6 +22,22 @@ if TYPE_CHECKING:
     from ._context import Context
     from ._recall import Hit
     from .models import NLI, Embedder
+
+class _LazyModule:
+    """A sibling module imported on first use: text ingest (spaCy patterns,
+    numpy) costs a CLI call that only reads or writes typed facts nothing."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self._name, __package__), attr)
+
+
+_episodes: Any = _LazyModule("._episodes")
+
 
 def new_id() -> str:
     return str(uuid.uuid4())
@@ -596,7 +611,7 @@ class Memory:
             self._nli_obj = default_nli()
         return self._nli_obj
 
-    def _episodes(self) -> _episodes.Ingest:
+    def _episodes(self) -> Any:
         if self._ingest is None:
             self._ingest = _episodes.Ingest(self)
         return self._ingest
