@@ -315,6 +315,7 @@ class Store:
                 f"cannot open database {self.path or ':memory:'!r} with engine {self.engine!r}: {exc}"
             ) from exc
         self._lock = threading.RLock()
+        self._readers_lock = threading.Lock()  # the list of read connections (see q)
         self._lib = lb
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
@@ -343,7 +344,9 @@ class Store:
                 return self._writer.run(cypher, params)
         reader = getattr(self._local, "reader", None)
         if reader is None or reader.closed:
-            with self._lock:
+            # Not under the write lock: a thread's first read (an MCP worker
+            # thread's) must not wait for a write transaction in progress.
+            with self._readers_lock:
                 if self._db is None:
                     raise EngineError("engine error: the database is closed")
                 reader = _Conn(self.engine, self._lib.Connection(self._db))
@@ -384,7 +387,7 @@ class Store:
             self.generation += 1
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
             for reader in self._readers:
                 reader.close()
             self._readers.clear()
