@@ -314,7 +314,7 @@ def test_sigterm_closes_the_memory_and_exits_0(tmp_path, http):
             socket.create_connection(("127.0.0.1", port)).close()
         assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait() == 0, proc.stderr.read().decode()
+        assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()  # the timeout guards a hang only
     finally:
         if proc.poll() is None:
             proc.kill()
