@@ -45,6 +45,7 @@ WRITER = textwrap.dedent(
 def check(path: str) -> int:
     with Memory(path, engine=ENGINE) as mem:
         facts = mem._store.facts_of(None, group_id="default")
+        assert mem.check() == [], "the database's invariants broke"
     ids = {f.id for f in facts}
     firsts = [f for f in facts if f.version == 1]
     assert len(firsts) % BATCH == 0, f"{len(firsts)} facts is not a whole number of batches"
