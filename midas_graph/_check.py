@@ -39,7 +39,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-import networkx as nx
 
 from ._store import SCHEMA_VERSION, alias_key, public_episode_id
 from ._temporal import norm_value, slot_key
@@ -215,6 +214,8 @@ def _successors(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], store, ou
 
 
 def _cycles(facts: Sequence[Fact], out: _Report) -> None:
+    import networkx as nx  # on first use: the CLI's reads must stay light
+
     graph = nx.DiGraph()
     graph.add_edges_from((f.id, f.superseded_by) for f in facts if f.superseded_by is not None)
     for comp in nx.strongly_connected_components(graph):

@@ -15,7 +15,7 @@ from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, TimeLike, parse_time
-from . import _episodes, _handles
+from . import _handles
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
@@ -40,8 +40,44 @@ def _reads(fn):
     return read
 
 
+class _LazyModule:
+    """A sibling module imported on first use: text ingest (spaCy patterns,
+    numpy) costs a CLI call that only reads or writes typed facts nothing."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self._name, __package__), attr)
+
+
+_episodes: Any = _LazyModule("._episodes")
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
+
+
+#: Work per request is bounded: a query to :meth:`Memory.recall` or
+#: :meth:`Memory.context` longer than this many characters is cut to its
+#: start (at a word boundary when one is near) before anything ranks it, and
+#: the result says so (``query_truncated``). A question is rarely longer than
+#: a few hundred; a pasted document is not a question (docs/recall.md).
+MAX_QUERY_CHARS = 2000
+
+
+def _bounded_query(query: str) -> tuple[str, bool]:
+    """``query``, or its first :data:`MAX_QUERY_CHARS` characters (back to
+    the last whitespace within the last tenth) and whether it was cut."""
+    if len(query) <= MAX_QUERY_CHARS:
+        return query, False
+    head = query.lstrip()[:MAX_QUERY_CHARS + 1]
+    if len(head) <= MAX_QUERY_CHARS:  # it was long only by its leading whitespace
+        return head, False
+    cut = max(head.rfind(c, MAX_QUERY_CHARS * 9 // 10) for c in " \n\t\r")
+    return (head[:cut] if cut > 0 else head[:MAX_QUERY_CHARS]).rstrip(), True
 
 
 def _text(value: Any, field: str, *, allow_none: bool = False) -> str | None:
@@ -612,6 +648,7 @@ class Memory:
         the rest rank by the cosine of MiniLM name embeddings alone.
         ``near`` (an entity id): that entity, then the entities one current
         fact away from it (either direction), then the rest, each in score order.
+        A query longer than :data:`MAX_QUERY_CHARS` is ranked by its start.
         """
         import re
 
@@ -623,6 +660,7 @@ class Memory:
             raise InvalidInputError("k", "must be a positive integer")
         if near is not None:
             _text(near, "near")
+        query = _bounded_query(query)[0]
         ents = self._store.entities(group_id)
         if not ents:
             return []
@@ -682,7 +720,7 @@ class Memory:
             self._nli_obj = default_nli()
         return self._nli_obj
 
-    def _episodes(self) -> _episodes.Ingest:
+    def _episodes(self) -> Any:
         if self._ingest is None:
             self._ingest = _episodes.Ingest(self)
         return self._ingest
@@ -710,6 +748,8 @@ class Memory:
         telling a time when it asks when (docs/recall.md); each hit says which
         rankers found it and which bonuses it got (``why``). ``include_past=True`` also ranks beliefs that no longer
         hold at ``valid_at`` (superseded or ended), as held at ``known_at``.
+        A query longer than :data:`MAX_QUERY_CHARS` (2,000 characters) is
+        ranked by its start alone, and every hit says so (``query_truncated``).
         """
         _text(query, "query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
@@ -717,9 +757,15 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
-        return self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
+        query, cut = _bounded_query(query)
+        hits = self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
                                        speaker=speaker, explicit_valid=t is not None,
                                        include_past=bool(include_past))
+        if cut:
+            from dataclasses import replace
+
+            hits = [replace(h, query_truncated=True) for h in hits]
+        return hits
 
     @_reads
     def context(
@@ -738,7 +784,10 @@ class Memory:
         ``abstain`` is True, with a ``reason``, when the entity or attribute
         asked about is not grounded in what the memory holds (no near-miss
         lines are handed over). Superseded beliefs appear only for questions
-        about the past or about change, marked as such.
+        about the past or about change, marked as such. A question longer
+        than :data:`MAX_QUERY_CHARS` (2,000 characters) is answered from its
+        start alone: ``query_truncated`` is True, ``query`` holds that start
+        and ``reason`` says so.
         """
         from ._context import assemble
 
@@ -748,8 +797,15 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
-        return assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
-                        group_id=group_id, speaker=speaker, explicit_valid=t is not None)
+        query, cut = _bounded_query(query)
+        ctx = assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
+                       group_id=group_id, speaker=speaker, explicit_valid=t is not None)
+        if cut:
+            from dataclasses import replace
+
+            note = f"the question was cut to its first {len(query):,} characters"
+            ctx = replace(ctx, query_truncated=True, reason=f"{ctx.reason}; {note}" if ctx.reason else note)
+        return ctx
 
     def guard_reliance(self, items: Iterable[Any], use: str, *, approved: Iterable[str] = ()) -> GuardDecision:
         """Which memories may back ``use``: ``"planning"`` (anything may) or

@@ -202,6 +202,9 @@ class Hit:
     source_name: str | None       # that episode's name
     time: _dt.datetime            # valid_from of a fact, reference_time of an episode
     why: dict = field(default_factory=dict)  # ranker -> rank (1 = best), and the fused parts
+    #: The query was longer than ``MAX_QUERY_CHARS`` (2,000 characters) and
+    #: only its start was ranked (set on every hit of that recall).
+    query_truncated: bool = False
 
 
 @dataclass(frozen=True)

@@ -424,6 +424,7 @@ class Store:
         self._signature = self._files_signature()
         self._db, self._conn = self._open()
         self._lock = threading.RLock()
+        self._readers_lock = threading.Lock()  # the list of read connections (see q)
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
         self._local = threading.local()
@@ -543,7 +544,9 @@ class Store:
                 return self._writer.run(cypher, params)
         reader = getattr(self._local, "reader", None)
         if reader is None or reader.closed:
-            with self._lock:
+            # Not under the write lock: a thread's first read (an MCP worker
+            # thread's) must not wait for a write transaction in progress.
+            with self._readers_lock:
                 if self._db is None:
                     raise EngineError("engine error: the database is closed")
                 reader = _Conn(self.engine, self._lib.Connection(self._db))
@@ -598,7 +601,7 @@ class Store:
                              f"read_only=True, in the one process that writes to it)")
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
             for reader in self._readers:
                 reader.close()
             self._readers.clear()

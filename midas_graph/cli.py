@@ -469,7 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except MidasError as exc:
-        err.print(f"error: {exc}", highlight=False, markup=False, soft_wrap=True)  # one line, however long
+        # Written as is: a rich console would wrap a long message onto a second line.
+        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+        sys.stderr.flush()
         return 1
     return 0
 
