@@ -454,8 +454,11 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> s
     e = hit.episode
     assert e is not None
     note = f"no longer holds: {outdated}; " if outdated else ""  # provenance stays last
-    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{e.content}\" "
-            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {note}{e.provenance})")
+    # a long episode is shown by the passage recall matched (hit.text), marked as an excerpt
+    said = hit.text if hit.text == e.content else f"…{hit.text}…"
+    part = f"passage {hit.why['passage']} of a {len(e.content):,}-character text; " if "passage" in hit.why else ""
+    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{said}\" "
+            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,

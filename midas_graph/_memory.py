@@ -420,6 +420,11 @@ class Memory:
         new UUID; an id the group already uses is an error). Episode ids are
         per group: another group may use the same id, and nothing here says
         whether one does.
+
+        ``content`` may be of any length: a long text (a pasted document) is
+        stored verbatim and recall indexes all of it by passages, but facts
+        are extracted from its first ``_episodes.EXTRACT_CHARS`` (100,000)
+        characters only (docs/recall.md, "Long episodes").
         """
         self._writable()
         item = _own_id(_episodes.validate(
@@ -896,29 +901,48 @@ class Memory:
         return {k: self._store.count(k, group_id) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
-    def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
-        """Insert exported entities and versions verbatim, in one transaction."""
+    def _restore(self, dump) -> dict[str, int]:
+        """Write a parsed export (:class:`midas_graph._io.Dump`) verbatim, in
+        one transaction: its references are checked first (a row naming
+        what is in neither the file nor the memory is refused, with its
+        line, and nothing is written); rows already stored are skipped.
+        Returns what was written, counted in the database before and after."""
+        from ._errors import EngineError
+
         self._writable()
-        with self._store.transaction():
-            have = self._store.entity_names([e.id for e in entities])
-            self._store.create_entities([e for e in entities if e.id not in have])
-            have.update((e.id, e.name) for e in entities)
-            missing = {f.subject_id for f in versions} - set(have)
-            missing -= set(self._store.entity_names(sorted(missing)))
-            if missing:
-                raise InvalidInputError(
-                    "subject_id", f"{len(missing)} fact rows name entities absent from the file and "
-                    f"the memory (e.g. {sorted(missing)[0]!r})",
-                )
-            restored = 0
+        store = self._store
+        labels = {"entities": "Entity", "aliases": "Alias", "episodes": "Episode",
+                  "versions_restored": "Fact", "fact_vectors": "FactVector"}
+        with store.transaction():
+            dump.check_references(store)
+            before = {k: store.count(label) for k, label in labels.items()}
+            entities = [e for _, e, _ in dump.entities]
+            if dump.header is None:  # an export without name keys: derive them (first come, first served)
+                have = store.existing("Entity", [e.id for e in entities])
+                store.create_entities([e for e in entities if e.id not in have])
+            else:
+                store.restore_entities(entities, {e.id: v for _, e, v in dump.entities if v is not None})
+                store.restore_aliases([a for _, a in dump.aliases])
+            store.restore_episodes([x[1:] for x in dump.episodes])
+            versions = [f for _, f in dump.facts]
+            expected = 0
             for start in range(0, len(versions), 5000):
-                restored += self._store.restore_versions(versions[start:start + 5000])
-            self._store.link_successors()
-            self._store.rebuild_slots()
-            for f in versions:
-                self._clock.observe(f.expired_at or f.recorded_at)
-            self._store.set_meta("last_tx", self._clock.now().isoformat())
-        return restored
+                expected += store.restore_versions(versions[start:start + 5000])
+            store.restore_fact_vectors({i: v for _, i, v in dump.fact_vectors})
+            store.link_successors()
+            store.rebuild_slots()
+            written = {k: store.count(label) - before[k] for k, label in labels.items()}
+            if written["versions_restored"] != expected:  # never report what was not written
+                raise EngineError(f"import wrote {written['versions_restored']} of {expected} new fact versions; "
+                                  "nothing was imported")
+            times = [t for f in versions for t in (f.recorded_at, f.expired_at)]
+            times += [ep.recorded_at for _, ep, *_ in dump.episodes] + [e.created_at for e in entities]
+            for t in times:
+                self._clock.observe(t)
+            store.set_meta("last_tx", self._clock.now().isoformat())
+        if self._ingest is not None:  # entities it resolves names against may be new
+            self._ingest.index.forget()
+        return written
 
     def _facts(self, subject, attribute, group_id, *, valid_at=None, known_at=None) -> list[Fact]:
         _text(group_id, "group_id")
