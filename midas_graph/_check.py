@@ -17,7 +17,8 @@ list means the database is sound). It never writes. The rules:
   the same value of any attribute.
 * ``successor``: every ``superseded_by`` and ``supersedes`` names a belief
   that exists, and a superseded version has its ``SUPERSEDED_BY`` edge.
-* ``cycle``: ``superseded_by`` links, over every version, form no cycle.
+* ``cycle``: the ``superseded_by`` links of the versions held at any one
+  transaction time form no cycle.
 * ``episode``: a held belief's source episode exists; every version's is in
   its group, with its ``FROM_EPISODE`` edge (``remove_episode`` deletes the
   episode and leaves no belief it stated held, so those may name it).
@@ -214,14 +215,40 @@ def _successors(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], store, ou
 
 
 def _cycles(facts: Sequence[Fact], out: _Report) -> None:
+    """No cycle of ``superseded_by`` links among the versions held at any
+    one transaction time (across times, versions of one belief may point
+    both ways: a belief re-opened inside another closes it). Links stay
+    within one subject, so each subject's links are swept in transaction
+    time: at each instant the versions that expire leave, those recorded
+    join, and a joining link u -> w closes a cycle iff w already reaches u."""
     import networkx as nx  # on first use: the CLI's reads must stay light
 
-    graph = nx.DiGraph()
-    graph.add_edges_from((f.id, f.superseded_by) for f in facts if f.superseded_by is not None)
-    for comp in nx.strongly_connected_components(graph):
-        if len(comp) > 1 or any(graph.has_edge(n, n) for n in comp):
-            ids = sorted(comp)
-            out.add("cycle", f"superseded_by links form a cycle through {', '.join(ids)}", *ids)
+    by_subject: dict[str, list[Fact]] = defaultdict(list)
+    for f in facts:
+        if f.superseded_by is not None and (f.expired_at is None or f.expired_at > f.recorded_at):
+            by_subject[f.subject_id].append(f)
+    seen: set[frozenset[str]] = set()
+    for versions in by_subject.values():
+        events: dict[_dt.datetime, tuple[list[Fact], list[Fact]]] = defaultdict(lambda: ([], []))
+        for f in versions:
+            events[f.recorded_at][1].append(f)
+            if f.expired_at is not None:
+                events[f.expired_at][0].append(f)
+        graph = nx.MultiDiGraph()
+        for k in sorted(events):
+            leave, join = events[k]
+            for f in leave:
+                graph.remove_edge(f.id, f.superseded_by, key=f.vid)
+            for f in join:
+                graph.add_edge(f.id, f.superseded_by, key=f.vid)
+            for f in join:
+                if nx.has_path(graph, f.superseded_by, f.id):
+                    ring = frozenset(nx.shortest_path(graph, f.superseded_by, f.id))
+                    if ring not in seen:
+                        seen.add(ring)
+                        ids = sorted(ring)
+                        out.add("cycle", f"superseded_by links held at {_when(k)} form a cycle through "
+                                f"{', '.join(ids)}", *ids)
 
 
 def _episodes(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], episodes: dict[str, set[str]], store,

@@ -555,6 +555,11 @@ class Memory:
                     if fid in work.by_id:  # still held (re-opened ones included)
                         out.append(work.retract(fid, now, f"episode {episode_id} removed"))
                 reopen, reinstate = self._closed_by(touched, before)
+                # A retracted belief whose own episode was removed since stays retracted.
+                sources = {f.episode_id for f, _ in reinstate if f.episode_id not in (None, episode_id)}
+                alive = self._store.episode_keys(ep.group_id, sorted(sources)) if sources else {}
+                reinstate = [(f, v) for f, v in reinstate
+                             if f.episode_id in (None, episode_id) or f.episode_id in alive]
                 for f in [*reopen, *legacy]:
                     if f.id in work.by_id and work.by_id[f.id].vid == f.vid:  # not re-opened above
                         work.reopen(f.id, now, f"episode {episode_id}, which closed it, was removed")

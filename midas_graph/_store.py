@@ -1197,14 +1197,18 @@ class Store:
         edges in one statement per shape: the subject is matched by key from
         a small row map, the properties come from column lists by index.
         (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)
-        ``episodes``: when given, only a version whose (group, episode id) is
-        in it gets its FROM_EPISODE edge (the others keep ``episode_id``
-        without one: an episode that was removed); by default every version
-        with an ``episode_id`` is linked, and one whose episode is missing is
-        not written."""
+        A version whose episode is stored gets its FROM_EPISODE edge (with
+        ``episodes``, only one whose (group, episode id) is also in it); one
+        whose episode was removed keeps its ``episode_id`` without an edge
+        (a belief re-recorded after its episode was removed). Every version
+        is written or the statement fails: a MATCH that finds no subject
+        would otherwise drop the row without a word."""
+        wanted = [f for f in facts if f.episode_id is not None
+                  and (episodes is None or (f.group_id, f.episode_id) in episodes)]
+        keys = self._fact_episode_keys(wanted) if wanted else {}
         groups: dict[tuple[bool, bool], list[Fact]] = {}
         for f in facts:
-            linked = f.episode_id is not None and (episodes is None or (f.group_id, f.episode_id) in episodes)
+            linked = f.episode_id is not None and (f.group_id, f.episode_id) in keys
             groups.setdefault((f.object_id is not None, linked), []).append(f)
         for (has_object, has_episode), group in groups.items():
             match = "UNWIND $rows AS r MATCH (e:Entity {id: r.s})"
@@ -1216,15 +1220,19 @@ class Store:
                 row = lambda f, i, _r=row: {**_r(f, i), "o": f.object_id}  # noqa: E731
             if has_episode:
                 match += f" WITH e, r{', o' if has_object else ''} MATCH (p:Episode {{id: r.p}})"
-                keys = self._fact_episode_keys(group)  # episode ids are per group: the stored key
-                row = lambda f, i, _r=row, k=keys: {  # noqa: E731
-                    **_r(f, i), "p": k.get((f.group_id, f.episode_id), f.episode_id)}
+                row = lambda f, i, _r=row, k=keys: {**_r(f, i), "p": k[(f.group_id, f.episode_id)]}  # noqa: E731
             props, params = _bind_columns(fact_columns(group), "r.i")
             create = " CREATE " + path % props
             if has_episode:
                 create += ", (f)-[:FROM_EPISODE]->(p)"
             params["rows"] = [row(f, i) for i, f in enumerate(group, 1)]
-            self.q(match + create, params)
+            made = self.q(match + create + " RETURN count(*)", params)
+            if int(made[0][0]) != len(group):
+                raise EngineError(
+                    f"engine error: {len(group)} fact versions to write, {made[0][0]} written (a subject or "
+                    f"object entity is missing, e.g. one of {sorted({f.subject_id for f in group})[:3]}); "
+                    "nothing was written"
+                )
 
     def _fact_episode_keys(self, facts: Sequence[Fact]) -> dict[tuple[str, str], str]:
         """Stored key of the episode of each fact (by the fact's group)."""

@@ -286,14 +286,49 @@ class Working:
         reopened = [
             g for g in self.by_id.values() if g.subject_id == f.subject_id and g.superseded_by == fact_id
         ]
-        # Every re-opened belief first gets its stated interval back; only then
-        # is each closed by the late-arrival rule, so the order does not matter.
-        ends = {g.id: g.stated_valid_to for g in reopened}
-        decided = [(g, *self._later_close(g, g.stated_valid_to, ends)) for g in reopened]
-        for g, valid_to, successor in decided:
-            self._reopen(g, now, f"{fact_id} was retracted", valid_to, successor)
+        self._reopen_all(reopened, now, f"{fact_id} was retracted")
         return dataclasses.replace(f, expired_at=now, expire_reason=why,
                                    expired_by_episode=self.plan.expired_by_episode)
+
+    def _reopen_all(self, reopened: Sequence[Fact], now: _dt.datetime, why: str) -> None:
+        """Re-open beliefs: every one first gets its stated interval back;
+        only then is each closed at the start of the first held belief that
+        begins after it (so the order does not matter). A re-opened belief
+        that begins inside a held belief that began before it (it was closed
+        at its own start, so that one never met it) closes that one where it
+        begins, as late arrival would have; if that one has the same value,
+        the re-opened belief stays closed at its own start instead."""
+        ends = {g.id: g.stated_valid_to for g in reopened}
+        decided = [[g, *self._later_close(g, g.stated_valid_to, ends)] for g in reopened]
+        covered: dict[str, tuple[Fact, Fact]] = {}  # held belief -> (it, the earliest re-opened inside it)
+        for item in decided:
+            g, valid_to = item[0], item[1]
+            if valid_to is not None and valid_to <= g.valid_from:
+                continue
+            h = self._cover(g, ends)
+            if h is None:
+                continue
+            if same_value(h, g):
+                item[1], item[2] = g.valid_from, h.id
+            elif h.id not in covered or g.valid_from < covered[h.id][1].valid_from:
+                covered[h.id] = (h, g)
+        for g, valid_to, successor in decided:
+            self._reopen(g, now, why, valid_to, successor)
+        for h, g in covered.values():
+            self._revise(h, now, f"superseded by {g.id}", valid_to=g.valid_from, superseded_by=g.id,
+                         reason=f"superseded by {g.id} (re-opened inside it; single_valued)")
+
+    def _cover(self, g: Fact, ends: Mapping[str, _dt.datetime | None]) -> Fact | None:
+        """The held belief (not itself being re-opened) that began before ``g``
+        and is still valid where ``g`` begins: of a single-valued attribute any
+        value, of a multi-valued one the same value."""
+        single = self.is_single(g.attribute)
+        for h in self.held(g.subject_id, g.attribute):
+            if h.id == g.id or h.id in ends or (not single and not same_value(h, g)):
+                continue
+            if h.valid_from < g.valid_from and (h.valid_to is None or h.valid_to > g.valid_from):
+                return h
+        return None
 
     def _reopen(self, g: Fact, now: _dt.datetime, why: str, valid_to: _dt.datetime | None,
                 successor: str | None) -> Fact:
@@ -330,8 +365,8 @@ class Working:
     def reopen(self, fact_id: str, now: _dt.datetime, why: str) -> Fact:
         """Undo a cessation: the belief gets its stated end back (closed by a
         later value of a single-valued slot if there is one)."""
-        g = self.by_id[fact_id]
-        return self._reopen(g, now, why, *self._later_close(g, g.stated_valid_to, {}))
+        self._reopen_all([self.by_id[fact_id]], now, why)
+        return self.by_id[fact_id]
 
     def reinstate(self, f: Fact, version: int, now: _dt.datetime, why: str) -> Fact:
         """Undo a retraction: record the retracted belief ``f`` again, as

@@ -18,7 +18,8 @@ Its rules, in the words of docs/temporal.md:
   end back, then is closed at the start of the first held belief that begins
   after it (any value if single-valued, the same value otherwise); a belief
   that begins at the same instant wins, unless it is re-opened too, then the
-  larger id does.
+  larger id does; a re-opened belief that begins inside an earlier held one
+  closes it there (or, with the same value, stays closed at its own start).
 """
 
 from __future__ import annotations
@@ -95,6 +96,20 @@ class Naive:
                     closing.append((g, first))
         for g, first in closing:
             g["vt"], g["sup"] = first["vf"], first["id"]
+        covered = {}  # ... and one that begins inside an earlier held belief closes it there
+        for g in reopened:
+            if g["vt"] <= g["vf"]:
+                continue
+            for h in self.alive(g["s"], g["a"]):
+                if h is g or h in reopened or (g["a"] not in SINGLE and h["v"] != g["v"]):
+                    continue
+                if h["vf"] < g["vf"] < h["vt"]:
+                    if h["v"] == g["v"]:  # the same value already holds there
+                        g["vt"], g["sup"] = g["vf"], h["id"]
+                    elif h["id"] not in covered or g["vf"] < covered[h["id"]][1]["vf"]:
+                        covered[h["id"]] = (h, g)
+        for h, g in covered.values():
+            h["vt"], h["sup"] = g["vf"], g["id"]
         return True
 
     def held(self):

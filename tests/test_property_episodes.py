@@ -102,3 +102,22 @@ def test_episode_removals_and_retractions_keep_the_invariants(models):
     run.settings = settings(max_examples=30, stateful_step_count=15, deadline=None,
                             suppress_health_check=[HealthCheck.too_slow])
     run("runTest").runTest()
+
+
+def test_removing_a_correction_does_not_revive_a_belief_of_a_removed_episode(models_mem):
+    """Found while merging: the re-recorded belief named a deleted episode,
+    and the write dropped it without a word (the slot still listed it)."""
+    mem = models_mem
+    said = mem.add_episode("I live in Berlin.", speaker="Ann", reference_time="2021-01-01")
+    fix = mem.add_episode("Sorry, I meant Lisbon, not Berlin.", speaker="Ann", reference_time="2021-01-02")
+    assert [f.value for f in mem.current("Ann")] == ["Lisbon"]
+    mem.remove_episode(said.episode.id)
+    mem.remove_episode(fix.episode.id)
+    assert mem.current("Ann") == [] and mem.check() == []
+    # the other order: the correction first, then what it corrected
+    said = mem.add_episode("I live in Porto.", speaker="Bo", reference_time="2021-01-01")
+    fix = mem.add_episode("Sorry, I meant Madrid, not Porto.", speaker="Bo", reference_time="2021-01-02")
+    mem.remove_episode(fix.episode.id)
+    assert [f.value for f in mem.current("Bo")] == ["Porto"]
+    mem.remove_episode(said.episode.id)
+    assert mem.current("Bo") == [] and mem.check() == []
