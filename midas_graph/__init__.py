@@ -5,6 +5,7 @@ time. Start with :class:`Memory`.
 """
 
 from ._errors import (
+    DamagedError,
     EngineError,
     InvalidInputError,
     MidasError,
@@ -25,6 +26,7 @@ __all__ = [
     "AttributeRegistry",
     "Context",
     "ContextItem",
+    "DamagedError",
     "EngineError",
     "Entity",
     "Episode",

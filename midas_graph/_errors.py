@@ -33,3 +33,17 @@ class SchemaVersionError(MidasError):
 
 class EngineError(MidasError):
     """The graph engine is missing, misconfigured or failed."""
+
+
+class DamagedError(MidasError):
+    """Stored rows no longer match their digests: the database file is
+    damaged. ``damage`` lists every damaged row found (see ``Memory.check``)."""
+
+    def __init__(self, damage, what: str = "the database") -> None:
+        self.damage = list(damage)
+        shown = "; ".join(str(d) for d in self.damage[:10])
+        more = f" (and {len(self.damage) - 10} more)" if len(self.damage) > 10 else ""
+        super().__init__(
+            f"{what} is damaged: {len(self.damage)} stored row(s) no longer match their digests: "
+            f"{shown}{more}. Restore it from a backup or an export; `midas-graph check` lists them all"
+        )

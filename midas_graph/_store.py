@@ -36,6 +36,7 @@ from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Iterable, Iterator, Sequence
 
+from . import _digest
 from ._errors import EngineError, InvalidInputError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
@@ -44,7 +45,7 @@ from ._types import Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -118,11 +119,12 @@ def decode_value(text: str, kind: str | None) -> Any:
 
 
 def fact_columns(facts: Sequence[Fact]) -> dict[str, list[Any]]:
-    """Facts as column lists, in the storage encoding (see ``_create_columnar``)."""
+    """Facts as column lists, in the storage encoding (see ``_create_columnar``),
+    with the digests of those very values (``digest``, ``expiry_digest``)."""
     encoded = [encode_value(f.value) for f in facts]
     col = lambda name: [getattr(f, name) for f in facts]  # noqa: E731
     times = lambda name: [to_db(getattr(f, name)) for f in facts]  # noqa: E731
-    return {
+    columns = {
         "vid": [f.vid for f in facts], "id": col("id"), "version": col("version"),
         "group_id": col("group_id"), "subject_id": col("subject_id"), "subject": col("subject"),
         "attribute": col("attribute"), "value": [v for v, _ in encoded],
@@ -136,6 +138,8 @@ def fact_columns(facts: Sequence[Fact]) -> dict[str, list[Any]]:
         "reason": col("reason"), "expire_reason": col("expire_reason"),
         "expired_by_episode": col("expired_by_episode"),
     }
+    columns["digest"], columns["expiry_digest"] = _digest.fact_digests(columns)
+    return columns
 
 
 def row_to_fact(row: Sequence[Any]) -> Fact:
@@ -166,6 +170,16 @@ def row_to_entity(row: Sequence[Any]) -> Entity:
 _EPISODE_COLUMNS = ("id", "group_id", "content", "speaker", "source", "reference_time", "recorded_at",
                     "provenance", "name", "source_description")
 _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
+
+
+def episode_digest(ep: Episode) -> str:
+    """The digest of an episode row as :meth:`Store.create_episode` writes it."""
+    return _digest.row_digest("Episode", {
+        "id": ep.id, "group_id": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+        "source": ep.source, "source_description": ep.source_description,
+        "reference_time": to_db(ep.reference_time), "recorded_at": to_db(ep.recorded_at),
+        "expired_at": FOREVER, "provenance": ep.provenance,
+    })
 
 
 def row_to_episode(row: Sequence[Any]) -> Episode:
@@ -323,7 +337,17 @@ class Store:
         self._in_tx = False
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
-        self.schema_version = self._migrate()
+        try:
+            self.schema_version = self._migrate()
+        except BaseException as exc:
+            try:
+                self.close()
+            except EngineError:  # the error that stopped the open says more
+                pass
+            if isinstance(exc, EngineError):  # e.g. a damaged page of the file: the engine's text says which
+                raise EngineError(f"cannot open database {self.path or ':memory:'!r} with engine "
+                                  f"{self.engine!r}: {exc}") from exc
+            raise
 
     # -- plumbing ----------------------------------------------------------------
     def q(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
@@ -425,12 +449,32 @@ class Store:
             with self.transaction():
                 for stmt in _statements(f.read_text("utf-8")):
                     self.q(stmt)
+                if version == 4:
+                    self._backfill_digests()
                 self.q(
                     "MERGE (m:Meta {key: 'schema_version'}) SET m.value = $v",
                     {"v": str(version)},
                 )
             current = version
         return current
+
+    def _backfill_digests(self) -> None:
+        """Schema version 4: give every row written before it its digests,
+        computed from the row as it reads now."""
+        for table in _digest.TABLES:
+            key = _digest.TABLES[table][2]
+            for columns, rows in self.scan_for_digest(table):
+                cols = {name: [r[i] for r in rows] for i, name in enumerate(columns)}
+                tag, fields, _ = _digest.TABLES[table]
+                if table == "Fact":
+                    main, expiry = _digest.fact_digests(cols)
+                    updates = [{"k": k, "d": d, "e": e} for k, d, e in zip(cols[key], main, expiry)]
+                    self.q("UNWIND $rows AS r MATCH (n:Fact {vid: r.k}) SET n.digest = r.d, n.expiry_digest = r.e",
+                           {"rows": updates})
+                else:
+                    updates = [{"k": k, "d": d} for k, d in zip(cols[key], _digest.digests(tag, fields, cols))]
+                    self.q(f"UNWIND $rows AS r MATCH (n:{table} {{{key}: r.k}}) SET n.digest = r.d",
+                           {"rows": updates})
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database file."""
@@ -461,13 +505,15 @@ class Store:
         if not entities:
             return
         vectors = vectors or {}
-        self._create_columnar("Entity", {
-            "name_embedding": [_vec_text(vectors.get(e.id)) for e in entities],
+        columns = {
             "id": [e.id for e in entities], "group_id": [e.group_id for e in entities],
             "name": [e.name for e in entities], "aliases": [list(e.aliases) for e in entities],
             "kind": [e.kind for e in entities], "summary": [e.summary for e in entities],
             "created_at": [to_db(e.created_at) for e in entities],
-        })
+        }
+        columns["digest"] = _digest.digests("entity/1", _digest.ENTITY_FIELDS, columns)
+        self._create_columnar("Entity", {
+            "name_embedding": [_vec_text(vectors.get(e.id)) for e in entities], **columns})
         keys: dict[str, tuple[Entity, str]] = {}
         for e in entities:
             for name in (e.name, *e.aliases):
@@ -479,16 +525,25 @@ class Store:
         taken = self.lookup_names(keys)
         fresh = [(k, e, name) for k, (e, name) in keys.items() if k not in taken]
         if fresh:
-            self._create_columnar("Alias", {
+            columns = {
                 "key": [k for k, _, _ in fresh], "group_id": [e.group_id for _, e, _ in fresh],
                 "alias": [name for _, _, name in fresh], "entity_id": [e.id for _, e, _ in fresh],
-            })
+            }
+            columns["digest"] = _digest.digests("alias/1", _digest.ALIAS_FIELDS, columns)
+            self._create_columnar("Alias", columns)
 
     def add_alias(self, entity: Entity, alias: str) -> None:
+        """Add a name to an entity. Its row is checked against its digest
+        first: a damaged row is refused, never sealed with a new digest."""
         self._create_aliases({alias_key(entity.group_id, alias): (entity, alias)})
+        columns = [name for name, _ in _digest.ENTITY_FIELDS] + ["digest"]
+        rows = self.q(f"MATCH (n:Entity {{id: $id}}) RETURN {_returning('n', columns)}", {"id": entity.id})
+        _digest.raise_if_damaged(_digest.verify("Entity", rows, columns), f"database {self.path or ':memory:'!r}")
+        row = dict(zip(columns, rows[0])) if rows else {}
+        row["aliases"] = [*(row.get("aliases") or ()), alias]
         self.q(
-            "MATCH (e:Entity {id: $id}) SET e.aliases = $a",
-            {"id": entity.id, "a": [*entity.aliases, alias]},
+            "MATCH (e:Entity {id: $id}) SET e.aliases = $a, e.digest = $d",
+            {"id": entity.id, "a": row["aliases"], "d": _digest.row_digest("Entity", row)},
         )
 
     def entity(self, entity_id: str) -> Entity | None:
@@ -522,11 +577,11 @@ class Store:
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
+            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
             {"id": ep.id, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
              "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
-             "sent": _vec_text(sentences)},
+             "sent": _vec_text(sentences), "dg": episode_digest(ep)},
         )
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str]) -> None:
@@ -821,21 +876,98 @@ class Store:
                 [(i, document(s, c), s or "", c or "", from_db(t)) for i, s, c, t, _ in episodes])
 
     def iter_facts(self, batch: int = 10_000) -> Iterator[Fact]:
-        """Every stored version in the database, in a stable order (for export)."""
-        skip = 0
+        """Every stored version in the database, in a stable order (for export),
+        each checked against its digests as it is read. At the first damaged
+        batch nothing more is yielded: the rest is only checked, and then
+        :class:`DamagedError` names every damaged version."""
+        columns = (*FACT_COLUMNS, "digest", "expiry_digest")
+        skip, damage = 0, []
         while True:
             rows = self.q(
-                f"MATCH (f:Fact) RETURN {_FACT_RETURN} ORDER BY f.vid SKIP $s LIMIT $n",
+                f"MATCH (f:Fact) RETURN {_returning('f', columns)} ORDER BY f.vid SKIP $s LIMIT $n",
                 {"s": skip, "n": batch},
             )
-            yield from (row_to_fact(r) for r in rows)
+            damage.extend(_digest.verify("Fact", rows, columns))
+            if not damage:
+                yield from (row_to_fact(r) for r in rows)
             if len(rows) < batch:
-                return
+                break
             skip += batch
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
 
     def all_entities(self) -> list[Entity]:
-        rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
+        """Every entity (for export), checked against its digest: a damaged
+        row raises :class:`DamagedError`."""
+        columns = (*_ENTITY_COLUMNS, "digest")
+        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        _digest.raise_if_damaged(_digest.verify("Entity", rows, columns), f"database {self.path or ':memory:'!r}")
         return [row_to_entity(r) for r in rows]
+
+    def iter_episodes(self, batch: int = 500) -> Iterator[Episode]:
+        """Every episode, oldest said first, each checked against its digest as
+        it is read (as :meth:`iter_facts`: a damaged batch stops the yield and
+        :class:`DamagedError` names every damaged episode)."""
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest")
+        skip, damage = 0, []
+        while True:
+            rows = self.q(
+                f"MATCH (p:Episode) RETURN {_returning('p', columns)} "
+                "ORDER BY p.reference_time, p.recorded_at, p.id SKIP $s LIMIT $n",
+                {"s": skip, "n": batch},
+            )
+            damage.extend(_digest.verify("Episode", rows, columns))
+            if not damage:
+                yield from (row_to_episode(r) for r in rows)
+            if len(rows) < batch:
+                break
+            skip += batch
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+
+    #: Rows per batch when a whole table is read for its digests.
+    _SCAN_BATCH = {"Fact": 20_000, "Entity": 20_000, "Alias": 50_000, "Episode": 1_000}
+
+    def scan_for_digest(self, table: str) -> Iterator[tuple[tuple[str, ...], list[list[Any]]]]:
+        """Every row of ``table`` (Fact, Episode, Entity, Alias) as the columns
+        its digests cover, in batches of raw rows: (column names, rows)."""
+        _, fields, _ = _digest.TABLES[table]
+        columns = (*(name for name, _ in fields), "digest")
+        if table == "Fact":
+            columns += ("expired_at", "expire_reason", "expired_by_episode", "expiry_digest")
+        ret = _returning("n", columns)
+        top = self.q(f"MATCH (n:{table}) RETURN max(offset(id(n)))")[0][0]
+        if top is None:
+            return
+        step = self._SCAN_BATCH[table]
+        for lo in range(0, int(top) + 1, step):
+            rows = self.q(f"MATCH (n:{table}) WHERE offset(id(n)) >= $lo AND offset(id(n)) < $hi RETURN {ret}",
+                          {"lo": lo, "hi": lo + step})
+            if rows:
+                yield columns, rows
+
+    def keys_not_found(self, table: str, keys: Sequence[str]) -> list[str]:
+        """The keys of ``table`` (Fact, Episode, Entity, Alias) that a
+        primary-key lookup does not find, or finds on a row with another key:
+        a damaged index, where a scan still reads the row."""
+        key = _digest.TABLES[table][2]
+        found = {x for x, have in self.q(
+            f"UNWIND $k AS x MATCH (n:{table} {{{key}: x}}) RETURN x, n.{key}", {"k": list(keys)}) if x == have}
+        return [k for k in keys if k not in found]
+
+    def fact_edge_mismatches(self) -> list[tuple[str, str]]:
+        """(vid, what is wrong) for every fact whose ``HAS_FACT`` or ``OBJECT``
+        edges disagree with its ``subject_id``/``object_id``: not exactly one
+        edge, or an edge to another entity."""
+        out: list[tuple[str, str]] = []
+        for label, column, direction in (("HAS_FACT", "subject_id", "(e:Entity)-[:HAS_FACT]->(f)"),
+                                         ("OBJECT", "object_id", "(f)-[:OBJECT]->(e:Entity)")):
+            rows = self.q(f"MATCH (f:Fact), {direction} WITH f, collect(e.id) AS ids "
+                          f"WHERE size(ids) <> 1 OR ids[1] <> f.{column} OR f.{column} IS NULL "
+                          f"RETURN f.vid, ids, f.{column}")
+            out.extend((vid, f"{label} edges to {sorted(ids)} but {column} is {want!r}") for vid, ids, want in rows)
+            missing = self.q(f"MATCH (f:Fact) WHERE f.{column} IS NOT NULL AND NOT EXISTS {{ MATCH {direction} }} "
+                             f"RETURN f.vid, f.{column}")
+            out.extend((vid, f"no {label} edge but {column} is {want!r}") for vid, want in missing)
+        return out
 
     def count(self, label: str) -> int:
         if label not in ("Fact", "Entity", "Episode"):
@@ -851,14 +983,16 @@ class Store:
         if plan.inserts:
             self._create_facts(plan.inserts)
         if plan.expires:
-            rows = {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]}
-            if plan.expired_by_episode is None:
+            ep = plan.expired_by_episode
+            rows = {"rows": [{"vid": v, "at": to_db(at), "why": why,
+                              "d": _digest.expiry_digest(v, to_db(at), why, ep)} for v, at, why in plan.expires]}
+            if ep is None:
                 self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why", rows)
+                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expiry_digest = r.d", rows)
             else:  # an episode's transaction: each version says which episode expired it
                 self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep",
-                       {**rows, "ep": plan.expired_by_episode})
+                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep, "
+                       "f.expiry_digest = r.d", {**rows, "ep": ep})
         self._link(plan.links)
         if plan.slots:
             # MERGE over UNWIND scans the table; a key lookup, then SET or CREATE, does not.
@@ -876,8 +1010,8 @@ class Store:
             if new:
                 self._create_columnar("Slot", {"key": [r["key"] for r in new], "held": [r["held"] for r in new]})
 
-    def rebuild_slots(self) -> None:
-        """Recompute every slot from the held versions (after an import)."""
+    def _held_slots(self) -> dict[str, list[SlotEntry]]:
+        """Every slot's held list as the held versions say it must be."""
         slots: dict[str, list[SlotEntry]] = {}
         for vid, sid, attr, value, kind, valid_to in self.q(
             "MATCH (f:Fact) WHERE f.expired_at = $inf "
@@ -886,6 +1020,36 @@ class Store:
         ):
             entry = (vid, norm_value(decode_value(value, kind)), from_db(valid_to))
             slots.setdefault(slot_key(sid, attr), []).append(entry)
+        return slots
+
+    def slot_mismatches(self) -> list[tuple[str, str]]:
+        """(slot key, what differs) for every stored slot whose held list is
+        not what the held versions say (slots are derived: :meth:`rebuild_slots`
+        rewrites them)."""
+        want = self._held_slots()
+        have: dict[str, Any] = {}
+        for key, held in self.q("MATCH (s:Slot) RETURN s.key, s.held"):
+            try:
+                have[key] = _decode_slot(held)
+            except (ValueError, TypeError, AttributeError):
+                have[key] = None
+        out = []
+        for key in sorted(set(want) | set(have)):
+            stored = have.get(key, [])
+            if stored is None:
+                out.append((key, "its held list does not parse"))
+                continue
+            stored, expected = sorted(map(tuple, stored)), sorted(want.get(key, []))
+            if stored != expected:
+                extra = sorted({e[0] for e in stored} - {e[0] for e in expected})
+                missing = sorted({e[0] for e in expected} - {e[0] for e in stored})
+                out.append((key, f"held list lists {extra} not held, misses {missing} held"
+                            if extra or missing else "held list disagrees with the held versions' values or ends"))
+        return out
+
+    def rebuild_slots(self) -> None:
+        """Recompute every slot from the held versions (after an import)."""
+        slots = self._held_slots()
         self.q("MATCH (s:Slot) DELETE s")
         self._slots_seen = {}
         for start in range(0, len(slots), 5000):
