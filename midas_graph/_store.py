@@ -294,6 +294,40 @@ class _Conn:
             pass
 
 
+#: Native engine objects that must never be destroyed (see :meth:`Store._fail`).
+_ABANDONED: list[Any] = []
+
+
+def _abandon(*objs: Any) -> None:
+    """Keep engine objects alive for the life of the process, through
+    interpreter exit too (an extra reference that nothing releases): their
+    destructors would retry a write that failed and throw, which aborts."""
+    import ctypes
+
+    for obj in objs:
+        if obj is not None:
+            _ABANDONED.append(obj)
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+
+
+def _io_failure(exc: BaseException) -> bool:
+    """Whether an engine error is the file system refusing a write (a full
+    disk, a quota, a read-only or vanished file system)."""
+    text = str(exc)
+    return "IO exception" in text or "No space left" in text
+
+
+_COMMIT = re.compile(r"^\s*COMMIT\b", re.IGNORECASE)
+
+
+def _fatal(cypher: str, exc: BaseException) -> bool:
+    """Whether an engine error leaves the engine unfit for use: any I/O
+    failure of a write, and a COMMIT that failed without committing (Kùzu
+    0.11, its post-commit checkpoint failing on a full disk, says "Invalid
+    transaction type to rollback" and aborts later in a destructor)."""
+    return _io_failure(exc) or (_COMMIT.match(cypher) is not None and "committed successfully" not in str(exc))
+
+
 class Store:
     """One open database. Thread-safe: one write connection behind a lock (one
     writer at a time), and a read connection per reading thread (see :meth:`q`)."""
@@ -309,6 +343,8 @@ class Store:
     ) -> None:
         self.engine = resolve_engine(engine)
         self.path = None if path is None else os.fspath(path)
+        self.read_only = read_only
+        self._failure: str | None = None  # set when a write failed on I/O: see _fail
         lb = _import_engine(self.engine)
         pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
         try:
@@ -360,11 +396,21 @@ class Store:
         and reads inside a write transaction, share the one write connection.
         """
         params = params or {}
+        if self._failure is not None:
+            raise EngineError(self._refusal())
         if (self._in_tx and self._tx_thread == threading.get_ident()) or not _READ_ONLY.match(cypher):
             with self._lock:
+                if self._failure is not None:
+                    raise EngineError(self._refusal())
                 if self._writer is None:
                     raise EngineError("engine error: the database is closed")
-                return self._writer.run(cypher, params)
+                try:
+                    return self._writer.run(cypher, params)
+                except EngineError as exc:
+                    if not _fatal(cypher, exc):
+                        raise
+                    self._fail(exc)
+                    raise EngineError(self._failure) from exc
         reader = getattr(self._local, "reader", None)
         if reader is None or reader.closed:
             with self._lock:
@@ -390,10 +436,11 @@ class Store:
             except BaseException:
                 self._in_tx = False
                 self._slots_seen = {}
-                try:
-                    self.q("ROLLBACK")
-                except EngineError:
-                    pass
+                if self._failure is None:  # after an I/O failure the engine is left alone (see _fail)
+                    try:
+                        self.q("ROLLBACK")
+                    except EngineError:
+                        pass
                 raise
             self._in_tx = False
             self._slots_seen = {}
@@ -407,22 +454,67 @@ class Store:
                 warnings.warn(f"midas_graph: the write is durable but {exc}", RuntimeWarning, stacklevel=3)
             self.generation += 1
 
+    def _fail(self, exc: BaseException, doing: str | None = None) -> None:
+        """A write failed on I/O (measured with a full disk). The engine keeps
+        the failed write in its log buffer and retries it from destructors,
+        which throw and abort the process (exit 134 on both engines, at
+        close or at interpreter exit), and Kùzu 0.11 crashes in a checkpoint
+        run after such a failure (a double free). So from here on the store
+        refuses every call, and its engine objects are abandoned, never
+        closed: every transaction committed before is in the write-ahead
+        log, which the next open replays (a torn tail is dropped)."""
+        if self._failure is None:
+            if doing is not None:
+                what = f"{doing} failed, likely on a full disk"
+            elif "committed successfully" in str(exc):
+                what = "the engine failed after committing the last write, likely on a full disk"
+            else:
+                what = "a write failed, likely on a full disk; it is not acknowledged"
+            self._failure = (
+                f"database {self.path or ':memory:'!r}: {what} ({exc}). Every acknowledged write is safe "
+                f"in the write-ahead log. Close this memory and open it again once the disk has space"
+            )
+            _abandon(getattr(self, "_db", None), getattr(self, "_conn", None),
+                     *(r.conn for r in getattr(self, "_readers", ())))
+
+    def _refusal(self) -> str:
+        return (f"database {self.path or ':memory:'!r} is out of service since a write failed (likely a full "
+                f"disk; the first error said why): close this memory and open it again once the disk has space")
+
     def close(self) -> None:
+        """Close the database: fold the log into the file, release it.
+        Raises :class:`EngineError` (once) when the file system refused a
+        write, then or before; the database then opens again, with every
+        acknowledged write, once there is space."""
         with self._lock:
+            if getattr(self, "_db", None) is None:
+                return
             for reader in self._readers:
-                reader.close()
+                if self._failure is None:
+                    reader.close()
             self._readers.clear()
-            if getattr(self, "_writer", None) is not None:
+            if self._failure is None and self.path is not None and not self.read_only and self._writer:
+                # Checkpoint here rather than in the engine's destructor, which
+                # cannot report a failure (a full disk aborted the process there).
+                try:
+                    self._writer.run("CHECKPOINT", {})
+                except EngineError as exc:
+                    if _io_failure(exc):
+                        self._fail(exc, "folding the write-ahead log into the database file")
+            failure = self._failure
+            if self._writer is not None:
                 self._writer.prepared.clear()
                 self._writer = None
-            for obj in (getattr(self, "_conn", None), getattr(self, "_db", None)):
-                if obj is not None:
+            if failure is None:
+                for obj in (self._conn, self._db):
                     try:
                         obj.close()
                     except Exception:  # pragma: no cover - closing twice is fine
                         pass
             self._conn = None  # type: ignore[assignment]
             self._db = None
+        if failure is not None:
+            raise EngineError(f"cannot close cleanly: {failure}")
 
     # -- schema ----------------------------------------------------------------
     def _tables(self) -> set[str]:
