@@ -6,12 +6,15 @@ time. Start with :class:`Memory`.
 
 from ._errors import (
     DamagedError,
+    DatabaseLockedError,
     EngineError,
     InvalidInputError,
     MidasError,
     NotFoundError,
+    ReadOnlyError,
     SchemaVersionError,
 )
+from ._check import Violation
 from ._context import Context, ContextItem
 from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
@@ -27,6 +30,7 @@ __all__ = [
     "Context",
     "ContextItem",
     "DamagedError",
+    "DatabaseLockedError",
     "EngineError",
     "Entity",
     "Episode",
@@ -38,7 +42,9 @@ __all__ = [
     "Memory",
     "MidasError",
     "NotFoundError",
+    "ReadOnlyError",
     "SchemaVersionError",
+    "Violation",
     "guard_reliance",
     "plot_timeline",
     "__version__",

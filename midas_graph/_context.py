@@ -477,7 +477,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         top = max((h.score for h in hits), default=1.0)
         past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top)
 
-    hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past)
+    hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past, group_id=group_id)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
@@ -716,20 +716,20 @@ def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top: floa
     order = np.argsort(-np.asarray(sims))
     for rank, j in enumerate(order, 1):  # the most similar ranks with the best recall hit
         f = ended[j]
-        ep = store.episode(f.episode_id) if f.episode_id else None
+        ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
         hits.append(Hit("fact", f.id, f.text, top / (1 + 0.25 * (rank - 1)), f, None, f.episode_id,
                         ep.name if ep else None, f.valid_from, {"past": rank}))
     return hits
 
 
 def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
-                         keep: bool) -> tuple[list[Hit], dict[str, str]]:
+                         keep: bool, group_id: str) -> tuple[list[Hit], dict[str, str]]:
     """An episode whose every stated fact no longer holds (superseded, ended,
     retracted) restates a stale belief: keep it only for questions about the
     past, and never first. Also returns, for each kept episode, what it
     stated that no longer holds ("employer Google"), for its line to say so."""
     ep_ids = [h.id for h in hits if h.kind == "episode"]
-    stated = mem._store.facts_from_episodes(ep_ids) if ep_ids else {}
+    stated = mem._store.facts_from_episodes(ep_ids, group_id) if ep_ids else {}
     out, outdated = [], {}
     for h in hits:
         versions = stated.get(h.id) if h.kind == "episode" else None

@@ -30,8 +30,9 @@ What is digested (see schema/README.md, version 4):
 * ``Alias.digest``: the name key and the entity it points to.
 
 Vectors (``FactVector``, embeddings) and ``Slot`` rows are derived data
-and carry no digest: :func:`damaged` recomputes every slot from the held
-versions and compares (a damaged slot would mislead the next revision).
+and carry no digest; ``Memory.check()`` compares every slot with the held
+versions (its ``slot`` rule) and every edge with the digested ids (its
+``subject`` rule).
 
 The encoding is fixed here, not by Python's ``repr``: fields joined by
 ``\\x1e`` behind a tag naming the table and format, ``None`` as ``\\x00``,
@@ -161,10 +162,8 @@ class Damage:
 
     ``table`` and ``key`` name the row (``Fact`` rows by vid); ``part`` is
     ``fields`` (the columns written once), ``expiry`` (``expired_at``,
-    ``expire_reason``, ``expired_by_episode``), ``index`` (its primary key
-    does not find it), ``edge`` (a relationship that disagrees with the
-    digested columns) or ``slot`` (a ``Slot`` row, derived data, that
-    disagrees with the held versions); ``detail`` says what differs.
+    ``expire_reason``, ``expired_by_episode``) or ``index`` (its primary
+    key does not find it); ``detail`` says what differs.
     """
 
     table: str
@@ -228,28 +227,23 @@ def _verify_expiry(cols: dict[str, list[Any]], keys: list[str]) -> Iterator[Dama
                                                 "match their digest")
 
 
-def damaged(store) -> list[Damage]:
-    """Every damaged row of the database: rows whose fields no longer match
-    their digests, rows their primary key does not find, and
-    ``HAS_FACT``/``OBJECT`` edges that disagree with the digested
-    ``subject_id``/``object_id`` of their fact, and slots (the held lists
-    revision reads) that disagree with the held versions. A full scan. What
-    the engine cannot read (its own error on a damaged page) is listed too,
-    with key ``*``; the rest is still checked."""
+def damaged(store, group_id: str | None = None) -> list[Damage]:
+    """Every damaged row of the database (of one group): rows whose fields
+    no longer match their digests, and rows their primary key does not find
+    (a damaged index). A full scan. What the engine cannot read (its own
+    error on a damaged page) is listed too, with key ``*``; the rest is
+    still checked. ``Memory.check()`` runs it as its ``digest`` rule; its
+    ``subject`` and ``slot`` rules check the edges and slots against these
+    rows."""
     out: list[Damage] = []
     for table, (_, _, key) in TABLES.items():
         with _unreadable(out, table, "fields"):
-            for columns, rows in store.scan_for_digest(table):
+            for columns, rows in store.scan_for_digest(table, group_id):
                 out.extend(verify(table, rows, columns))
                 keys = [k for k in (r[columns.index(key)] for r in rows) if isinstance(k, str)]
                 with _unreadable(out, table, "index"):
                     out.extend(Damage(table, k, "index", "its primary key does not find it")
                                for k in store.keys_not_found(table, keys))
-    with _unreadable(out, "Fact", "edge"):
-        out.extend(_edge_damage(store))
-    with _unreadable(out, "Slot", "slot"):
-        out.extend(Damage("Slot", key, "slot", f"{detail} (derived: rebuilt from the versions by a repair)")
-                   for key, detail in store.slot_mismatches())
     return out
 
 
@@ -263,12 +257,6 @@ def _unreadable(out: list[Damage], table: str, part: str) -> Iterator[None]:
         found = Damage(table, "*", part, f"cannot be read: {exc}")
         if found not in out[-8:]:  # once per table, not once per batch
             out.append(found)
-
-
-def _edge_damage(store) -> Iterator[Damage]:
-    """A fact hangs off exactly its ``subject_id`` and points at exactly its ``object_id``."""
-    for vid, detail in store.fact_edge_mismatches():
-        yield Damage("Fact", vid, "edge", detail)
 
 
 def raise_if_damaged(found: Iterable[Damage], what: str = "the database") -> None:

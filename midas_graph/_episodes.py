@@ -167,7 +167,7 @@ class Ingest:
         created: list[tuple[Entity, np.ndarray | None]] = []
         with store.transaction():
             now = mem._clock.now()
-            if item.episode_id is not None and store.episode(item.episode_id) is not None:
+            if item.episode_id is not None and store.episode(item.episode_id, item.group_id) is not None:
                 raise InvalidInputError("episode_id", f"an episode with id {item.episode_id!r} already exists")
             ep = Episode(
                 id=item.episode_id or _new_id(), group_id=item.group_id, content=item.content, speaker=item.speaker,
@@ -179,7 +179,7 @@ class Ingest:
             store.create_episode(ep, _bytes(vectors.get(document(item.speaker, item.content))), sentences)
             names = self._surfaces(item, ex)
             ids, created = self._resolve(item.group_id, names, vectors, now)
-            store.link_mentions(ep.id, [ids[n] for n in names])
+            store.link_mentions(ep.id, [ids[n] for n in names], ep.group_id)
             facts, closed = self._revise(ep, ex.claims, ids, vectors, now)
             mem._store.set_meta("last_tx", now.isoformat())
         for ent, vec in created:  # committed: the similarity index may use them now

@@ -35,6 +35,14 @@ class EngineError(MidasError):
     """The graph engine is missing, misconfigured or failed."""
 
 
+class ReadOnlyError(MidasError):
+    """A write was asked of a memory opened with ``read_only=True``."""
+
+
+class DatabaseLockedError(EngineError):
+    """Another process holds the database file (one writer process per file)."""
+
+
 class DamagedError(MidasError):
     """Stored rows no longer match their digests: the database file is
     damaged. ``damage`` lists every damaged row found (see ``Memory.check``)."""

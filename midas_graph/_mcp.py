@@ -16,6 +16,13 @@ lock keeps engine access one call at a time.
 
 Run it with ``midas-graph serve-mcp --db PATH`` (stdio) or
 ``--http PORT`` (streamable HTTP on 127.0.0.1); see ``docs/mcp.md``.
+
+Tenants. Over HTTP with ``--keys FILE`` every request needs a bearer token,
+and each token grants some groups (``_access``). Every tool checks the
+group of what it touches: a group not granted is refused, and a fact or
+episode id of another group is "not found", exactly as an unknown id (it is
+never read, guard-checked or deleted). Over stdio, and over HTTP without
+keys (loopback only), the one user may use every group.
 """
 
 from __future__ import annotations
@@ -32,8 +39,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
-from ._errors import MidasError
-from ._memory import Memory
+from ._access import Grant, KeyVerifier, is_loopback, load_keys
+from ._errors import InvalidInputError, MidasError, NotFoundError
+from ._memory import Memory, episode_not_found, fact_not_found
 from ._time import parse_time
 from ._types import Entity, Episode, Fact
 from .graphiti import _groups
@@ -151,15 +159,99 @@ def _context_item(item: Any) -> dict[str, Any]:
 
 
 def build_server(memory: Memory, *, group_id: str = "default", name: str = "midas-graph",
-                 log_level: str = "WARNING") -> MCPServer:
+                 log_level: str = "WARNING", keys: dict[str, Grant] | None = None) -> MCPServer:
     """An MCP server exposing ``memory``. ``group_id`` is the group a tool
-    uses when the call names none. The caller keeps ownership of ``memory``."""
+    uses when the call names none. ``keys`` (from :func:`~midas_graph._access.load_keys`):
+    over HTTP, every request needs one of these bearer tokens, and each tool
+    keeps to the groups its token grants (its default group replaces
+    ``group_id``). The caller keeps ownership of ``memory``."""
     from . import __version__
 
     mem = memory
     default_group = group_id
+    verifier = KeyVerifier(keys) if keys else None
+    auth: dict[str, Any] = {}
+    if verifier is not None:
+        from mcp.server.auth.settings import AuthSettings
+
+        # The SDK requires an issuer URL; with no resource_server_url it serves no OAuth
+        # metadata: tokens come from the keys file, not from an authorization server.
+        auth = {"token_verifier": verifier,
+                "auth": AuthSettings(issuer_url="http://127.0.0.1", resource_server_url=None)}
     server = MidasMCPServer(name, title="midas_graph memory", instructions=INSTRUCTIONS, version=__version__,
-                            log_level=log_level)  # type: ignore[arg-type]
+                            log_level=log_level, **auth)  # type: ignore[arg-type]
+    single_user = Grant(None, default_group)
+
+    def grant() -> Grant:
+        """The caller's grant: its token's, or every group for the one user."""
+        if verifier is None:
+            return single_user
+        from mcp.server.auth.middleware.auth_context import get_access_token
+
+        token = get_access_token()
+        found = verifier.by_client.get(token.client_id) if token is not None else None
+        if found is None:  # the SDK's middleware lets no request without a valid token through
+            raise ToolError("unauthorized: this server requires a bearer token")
+        return found
+
+    def one_group(group: str | None, field: str = "group_id") -> str:
+        """The group a call names, if granted; its default when it names none (None or "")."""
+        g = grant()
+        if not group:
+            return g.default
+        if not g.allows(group):
+            raise InvalidInputError(field, f"group {group!r} is not granted to this client")
+        return group
+
+    def some_groups(groups: Any) -> list[str]:
+        g = grant()
+        out = _groups(groups, g.default)
+        for x in out:
+            if not g.allows(x):
+                raise InvalidInputError("group_ids", f"group {x!r} is not granted to this client")
+        return out
+
+    def own_versions(fact_id: str) -> list[Fact]:
+        """Every version of a fact of the caller's groups; another group's is not found."""
+        versions = mem.versions(fact_id)
+        if not grant().allows(versions[0].group_id):
+            raise fact_not_found(fact_id)
+        return versions
+
+    def own_episode(episode_id: str, group: str | None = None) -> Episode:
+        """The caller's episode with this id (ids are per group); another group's is not found."""
+        if not isinstance(episode_id, str) or not episode_id.strip():
+            raise InvalidInputError("uuid", "must be a non-empty string")
+        g = grant()
+        if group:
+            return mem.episode(episode_id, group_id=one_group(group))
+        if g.groups is None:
+            return mem.episode(episode_id)
+        found = []
+        for x in sorted(g.groups):
+            try:
+                found.append(mem.episode(episode_id, group_id=x))
+            except NotFoundError:
+                pass
+        if not found:
+            raise episode_not_found(episode_id)
+        if len(found) > 1:
+            raise InvalidInputError("group_id", f"episode {episode_id!r} is in several of your groups "
+                                                f"({', '.join(e.group_id for e in found)}): say which")
+        return found[0]
+
+    def lookup(item_id: str) -> Fact | Episode:
+        """The stored fact (latest version) or episode with this id, of the caller's groups."""
+        if not isinstance(item_id, str) or not item_id.strip():
+            raise ValueError("fact_ids: every id must be a non-empty string")
+        try:
+            return own_versions(item_id)[-1]
+        except KeyError:
+            pass
+        try:
+            return own_episode(item_id)
+        except KeyError:
+            raise ValueError(f"fact_ids: no fact or episode with id {item_id!r}") from None
     # bm25s sets its own logger to DEBUG on import; the SDK's handler would print every index build.
     import bm25s  # noqa: F401
 
@@ -193,7 +285,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         locally (no LLM) and what it contradicts is superseded, all before this call returns. reference_time
         is when it was said (default now) and anchors relative times ("last week")."""
         r = mem.add_episode(
-            episode_body, speaker=speaker, reference_time=reference_time, group_id=group_id or default_group,
+            episode_body, speaker=speaker, reference_time=reference_time, group_id=one_group(group_id),
             source=source, provenance=provenance, name=name, source_description=source_description,
             episode_id=uuid,
         )
@@ -223,7 +315,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         bound when it was true; a new value of a single-valued attribute (lives_in, employer, ...) supersedes
         the old one."""
         f = mem.add_fact(
-            source_node_name, edge_name, target_node_name, text=fact, group_id=group_id or default_group,
+            source_node_name, edge_name, target_node_name, text=fact, group_id=one_group(group_id),
             valid_from=valid_at, valid_to=invalid_at, provenance=provenance, source="mcp add_triplet",
         )
         return {"message": f"Fact {f.id} recorded", "fact": f.to_dict(),
@@ -257,7 +349,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         past = lo_i is not None or hi_i is not None  # asks about facts that ended
         now = mem.now()
         scored: list[tuple[float, Fact]] = []
-        for g in _groups(group_ids, default_group):
+        for g in some_groups(group_ids):
             hits = mem.recall(query, k=max(4 * max_facts, 40), valid_at=at, known_at=now, group_id=g,
                               include_past=past)
             for h in hits:
@@ -295,7 +387,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         """Search entities (people, places, things) by name and alias similarity."""
         kinds = {k.upper() for k in entity_types} if entity_types else None
         found: list[tuple[float, Entity]] = []
-        for g in _groups(group_ids, default_group):
+        for g in some_groups(group_ids):
             k = max_nodes * 4 if kinds else max_nodes
             for e, score in mem.search_entities(query, k=k, group_id=g, near=center_node_uuid or None):
                 if kinds is None or e.kind.upper() in kinds:
@@ -310,7 +402,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
                      ) -> dict[str, Any]:
         """The most recent episodes of the groups (oldest first within each group)."""
         episodes: list[Episode] = []
-        for g in _groups(group_ids, default_group):
+        for g in some_groups(group_ids):
             episodes.extend(mem.episodes(group_id=g, last_n=max_episodes))
         return {"message": "Episodes retrieved" if episodes else "No episodes found",
                 "episodes": [e.to_dict() for e in episodes]}
@@ -318,22 +410,28 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
     @tool(_READ)
     def get_entity_edge(uuid: Annotated[str, Field(description="A fact id.")]) -> dict[str, Any]:
         """One fact (entity edge) by id, as its latest version, with every version's interval."""
-        latest = mem.fact(uuid)
-        return {**latest.to_dict(), "versions": [f.to_dict() for f in mem.versions(uuid)]}
+        versions = own_versions(uuid)
+        return {**versions[-1].to_dict(), "versions": [f.to_dict() for f in versions]}
 
     @tool(_RETRACT)
     def delete_entity_edge(uuid: Annotated[str, Field(description="A fact id.")]) -> dict[str, Any]:
         """Retract a fact that was wrong. Nothing is physically deleted: the fact stops being believed from
         now on, whatever it had superseded is re-opened, and history / as_of(known_at=earlier) still show it."""
-        f = mem.retract(uuid, reason="retracted via MCP delete_entity_edge")
+        group = own_versions(uuid)[0].group_id
+        f = mem.retract(uuid, reason="retracted via MCP delete_entity_edge", group_id=group)
         return {"message": f"Fact {uuid} retracted (kept in history; nothing was physically deleted)",
                 "fact": f.to_dict()}
 
     @tool(_RETRACT)
-    def delete_episode(uuid: Annotated[str, Field(description="An episode id.")]) -> dict[str, Any]:
+    def delete_episode(
+        uuid: Annotated[str, Field(description="An episode id.")],
+        group_id: Annotated[Optional[str], Field(
+            description="Its group, when the same id is in several of yours (episode ids are per group).")] = None,
+    ) -> dict[str, Any]:
         """Remove an episode: the facts it stated are retracted (kept in history), every belief it closed
         (superseded, ended or corrected) holds again unless changed since, and the episode itself is deleted."""
-        retracted = mem.remove_episode(uuid)
+        ep = own_episode(uuid, group_id)
+        retracted = mem.remove_episode(uuid, group_id=ep.group_id)
         return {"message": f"Episode {uuid} deleted; {len(retracted)} fact(s) retracted (kept in history)",
                 "retracted": [f.to_dict() for f in retracted]}
 
@@ -341,14 +439,22 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
     def clear_graph(group_ids: GroupIds = None) -> dict[str, Any]:
         """Delete everything in the groups (default: the server's group). This one does physically delete:
         call it only when the user explicitly asks to wipe the memory."""
-        cleared = {g: mem.clear(group_id=g) for g in _groups(group_ids, default_group)}
+        cleared = {g: mem.clear(group_id=g) for g in some_groups(group_ids)}
         return {"message": f"Cleared {', '.join(cleared)}", "cleared": cleared}
 
     @tool(_READ)
     def get_status() -> dict[str, Any]:
-        """Server and database status."""
-        return {"status": "ok", "message": "midas_graph memory is running", "engine": mem.engine,
-                "path": mem.path, "group_id": default_group, "counts": mem.stats(), "version": __version__}
+        """Server and database status (counts of your groups)."""
+        g = grant()
+        out = {"status": "ok", "message": "midas_graph memory is running", "engine": mem.engine,
+               "group_id": g.default, "version": __version__}
+        if g.groups is None:
+            return {**out, "path": mem.path, "counts": mem.stats()}
+        counts: dict[str, int] = {}
+        for x in sorted(g.groups):
+            for k, v in mem.stats(group_id=x).items():
+                counts[k] = counts.get(k, 0) + v
+        return {**out, "groups": sorted(g.groups), "counts": counts}
 
     # -- midas_graph tools -------------------------------------------------------------
     @tool(_READ)
@@ -363,7 +469,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
     ) -> dict[str, Any]:
         """What the memory believed at known_at about subject at valid_at (both default to now)."""
         facts = mem.as_of(subject, attribute, valid_at=valid_at, known_at=known_at,
-                          group_id=group_id or default_group)
+                          group_id=one_group(group_id))
         return {"subject": subject, "attribute": attribute, "valid_at": valid_at or "now",
                 "known_at": known_at or "now", "facts": [f.to_dict() for f in facts],
                 "message": f"{len(facts)} fact(s)" if facts else "nothing known"}
@@ -376,7 +482,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
     ) -> dict[str, Any]:
         """Every version of every belief about subject: current, superseded, ended and retracted, with their
         valid and recorded intervals and the links between them."""
-        facts = mem.history(subject, attribute, group_id=group_id or default_group)
+        facts = mem.history(subject, attribute, group_id=one_group(group_id))
         return {"subject": subject, "attribute": attribute, "facts": [f.to_dict() for f in facts],
                 "message": f"{len(facts)} version(s)" if facts else "nothing known"}
 
@@ -392,7 +498,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         """A grounded, time-stamped context for answering query, within budget_tokens, or an explicit
         abstention. When abstain is true the memory holds nothing about what was asked: say you don't know."""
         ctx = mem.context(query, budget_tokens=budget_tokens, valid_at=valid_at, known_at=known_at,
-                          group_id=group_id or default_group, speaker=speaker)
+                          group_id=one_group(group_id), speaker=speaker)
         return {"query": ctx.query, "abstain": ctx.abstain, "reason": ctx.reason, "tokens": ctx.tokens,
                 "text": ctx.text, "items": [_context_item(i) for i in ctx.items]}
 
@@ -412,7 +518,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         ids = list(fact_ids or []) + [_item_id(it, n) for n, it in enumerate(items or [])]
         if not ids:
             raise ValueError("fact_ids: give the ids (or items) of the memories to rely on")
-        stored = [_lookup(mem, i) for i in dict.fromkeys(ids)]
+        stored = [lookup(i) for i in dict.fromkeys(ids)]
         decision = mem.guard_reliance(stored, use, approved=approved or ())
         out = {
             "use": decision.use,
@@ -441,20 +547,6 @@ def _item_id(item: Any, n: int) -> str:
     raise ValueError(f"items[{n}]: carries no id (pass items as returned by get_context or search_memory_facts)")
 
 
-def _lookup(mem: Memory, item_id: str) -> Fact | Episode:
-    """The stored fact (latest version) or episode with this id."""
-    if not isinstance(item_id, str) or not item_id.strip():
-        raise ValueError("fact_ids: every id must be a non-empty string")
-    try:
-        return mem.fact(item_id)
-    except KeyError:
-        pass
-    try:
-        return mem.episode(item_id)
-    except KeyError:
-        raise ValueError(f"fact_ids: no fact or episode with id {item_id!r}") from None
-
-
 def _brief(x: Fact | Episode) -> dict[str, Any]:
     if isinstance(x, Fact):
         return {"id": x.id, "kind": "fact", "provenance": x.provenance, "text": x.text, "status": x.status}
@@ -462,13 +554,26 @@ def _brief(x: Fact | Episode) -> dict[str, Any]:
 
 
 def serve(path: str | None, *, http_port: int | None = None, engine: str | None = None,
-          group_id: str = "default", host: str = "127.0.0.1", log_level: str = "WARNING") -> None:
+          group_id: str = "default", host: str = "127.0.0.1", log_level: str = "WARNING",
+          keys: str | None = None) -> None:
     """Open the memory at ``path`` and serve it: over stdio, or over
-    streamable HTTP at ``http://host:http_port/mcp`` when ``http_port`` is given."""
+    streamable HTTP at ``http://host:http_port/mcp`` when ``http_port`` is given.
+
+    ``keys``: a keys file (``_access``); HTTP then requires its bearer
+    tokens. Without one, HTTP serves a loopback ``host`` only (anyone who can
+    reach the port could otherwise read and delete every group). stdio is
+    one user, the one who started it: it takes no keys."""
+    if keys is not None and http_port is None:
+        raise InvalidInputError("keys", "bearer tokens are for --http: over stdio the server has one user, "
+                                        "the process that started it")
+    grants = load_keys(keys) if keys is not None else None
+    if http_port is not None and grants is None and not is_loopback(host):
+        raise InvalidInputError("host", f"{host!r} is not a loopback address: serving beyond this machine "
+                                        f"needs bearer tokens (--keys FILE; docs/mcp.md)")
     mem = Memory(path, engine=engine)
     _on_terminate(mem, stdio=http_port is None)
     try:
-        server = build_server(mem, group_id=group_id, log_level=log_level)
+        server = build_server(mem, group_id=group_id, log_level=log_level, keys=grants)
         if http_port is None:
             server.run("stdio")
         else:

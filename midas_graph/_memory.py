@@ -4,25 +4,41 @@ the rules live in ``_temporal`` and the engine calls in ``_store``."""
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import math
 import os
 import uuid
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
 
-from ._errors import InvalidInputError, NotFoundError
+from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
-from ._store import Store, alias_key
+from ._store import KEY_SEP, alias_key
 from ._temporal import Working, norm_value, slot_key
-from ._time import Clock, MonotonicClock, TimeLike, parse_time
-from . import _episodes
+from ._time import Clock, TimeLike, parse_time
+from . import _episodes, _handles
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
 
 if TYPE_CHECKING:
+    from ._check import Violation
     from ._context import Context
     from ._recall import Hit
     from .models import NLI, Embedder
+
+def _reads(fn):
+    """A public read: on a read-only memory, first reopen on what other
+    processes have committed since (``Store.refresh``), so each call reads
+    the latest committed state."""
+
+    @functools.wraps(fn)
+    def read(self, *args, **kwargs):
+        if self.read_only:
+            self._store.refresh()
+        return fn(self, *args, **kwargs)
+
+    return read
+
 
 def new_id() -> str:
     return str(uuid.uuid4())
@@ -111,6 +127,13 @@ class Memory:
     ``threshold`` (the bundled model's, or the one in the config of a model
     directory ``$MIDAS_NLI_MODEL`` names), else
     :data:`~midas_graph.models.NLI_CONTRADICTION_THRESHOLD`.
+
+    A path already open in the process is shared, not opened twice: every
+    Memory on one file uses its one handle, the last :meth:`close` closes it
+    (docs/concurrency.md). ``read_only=True`` opens an existing file for
+    reading only: beside another process that writes to it (LadybugDB),
+    seeing its commits at each call; every write raises
+    :class:`~midas_graph.ReadOnlyError`.
     """
 
     def __init__(
@@ -124,6 +147,7 @@ class Memory:
         embedder: Embedder | None = None,
         nli: NLI | None = None,
         nli_threshold: float | None = None,
+        read_only: bool = False,
     ) -> None:
         if attributes is None or isinstance(attributes, Mapping):
             self.registry = AttributeRegistry.default().extend(attributes or {})
@@ -131,14 +155,25 @@ class Memory:
             self.registry = attributes
         else:
             raise InvalidInputError("attributes", "expected a mapping of attribute -> 'one'|'many'")
-        self._store = Store(path, engine, buffer_pool_mb=buffer_pool_mb)
+        if not isinstance(read_only, bool):
+            raise InvalidInputError("read_only", "expected True or False")
+        # One Store per file in the process, shared (docs/concurrency.md).
+        handle = _handles.acquire(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only, user=self)
+        store = handle.store
+        self._handle: _handles.Handle | None = handle
+        self._store: Any = _handles.ReadOnlyView(store) if read_only and not store.read_only else store
+        self.read_only = read_only
         self._embedder_obj = embedder
         self._nli_obj = nli
         self._nli_threshold = nli_threshold
         self._ingest: Any = None
         self._recall: Any = None
-        self._clock = MonotonicClock(clock)
-        last = self._store.meta("last_tx")
+        self._clock = _handles.SharedClock(clock, handle.floor)
+        try:
+            last = self._store.meta("last_tx")
+        except BaseException:
+            self.close()
+            raise
         if last:
             self._clock.observe(parse_time(last, "last_tx"))
 
@@ -152,7 +187,12 @@ class Memory:
         return self._store.path
 
     def close(self) -> None:
-        self._store.close()
+        """Let go of the database; the last Memory on a file closes it
+        (checkpointed). Closing twice is harmless; a closed Memory raises."""
+        handle, self._handle = self._handle, None
+        if handle is not None:
+            self._store = _handles.ClosedStore(handle.store.path, handle.store.engine)
+            _handles.release(handle)
 
     def __enter__(self) -> Memory:
         return self
@@ -165,7 +205,21 @@ class Memory:
 
     def now(self) -> _dt.datetime:
         """The memory's current time (its clock, never before its last write)."""
+        if self.read_only:
+            # Another process may have written since: reopen on it if so (store.generation, on which
+            # the recall index keys, is bumped); "now" is never before its last write.
+            self._store.refresh()
+            last = self._store.meta("last_tx")
+            if last:
+                self._clock.observe(parse_time(last, "last_tx"))
         return self._clock.peek()
+
+    def _writable(self) -> None:
+        """Refuse a write at once, before any work, on a read-only or closed memory."""
+        if self._handle is None:
+            raise EngineError(f"the memory on {self.path or ':memory:'!r} is closed")
+        if self.read_only:
+            raise ReadOnlyError(f"this memory on {self.path!r} is read-only (read_only=True): it cannot be written")
 
     # -- writes ----------------------------------------------------------------
     def add_fact(
@@ -188,6 +242,7 @@ class Memory:
         Restating a belief that already holds at ``valid_from`` records nothing
         and returns the held fact.
         """
+        self._writable()
         draft = self._draft(
             dict(subject=subject, attribute=attribute, value=value, valid_from=valid_from,
                  valid_to=valid_to, text=text, provenance=provenance, source=source,
@@ -212,6 +267,7 @@ class Memory:
         progress bar on stderr (default: when the input is large and stderr
         is a terminal).
         """
+        self._writable()
         if isinstance(rows, (str, bytes, Mapping)):
             raise InvalidInputError("rows", "expected an iterable of rows, not a single row")
         if not isinstance(batch_size, int) or batch_size < 1:
@@ -235,19 +291,22 @@ class Memory:
                 bar.close()
         return out
 
-    def retract(self, fact_id: str, *, reason: str | None = None) -> Fact:
+    def retract(self, fact_id: str, *, reason: str | None = None, group_id: str | None = None) -> Fact:
         """The belief was wrong: expire it now; re-open what it had superseded.
 
         Returns the retracted version (with ``expired_at`` set). ``as_of`` with
-        a ``known_at`` before now still shows it.
+        a ``known_at`` before now still shows it. ``group_id``: only a belief
+        of that group (another group's is not found, as if absent).
         """
+        self._writable()
         _text(fact_id, "fact_id")
         if reason is not None and not isinstance(reason, str):
             raise InvalidInputError("reason", f"expected a string, got {type(reason).__name__}")
+        _group_or_none(group_id)
         with self._store.transaction():
             versions = self._store.versions(fact_id)
-            if not versions:
-                raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+            if not versions or (group_id is not None and versions[0].group_id != group_id):
+                raise fact_not_found(fact_id)
             held = [v for v in versions if v.expired_at is None]
             if not held:
                 raise InvalidInputError("fact_id", f"fact {fact_id!r} is already retracted")
@@ -260,6 +319,7 @@ class Memory:
 
     def add_alias(self, name: str, alias: str, *, group_id: str = "default") -> Entity:
         """Make ``alias`` another name of the entity called ``name``."""
+        self._writable()
         _text(name, "name")
         _text(alias, "alias")
         with self._store.transaction():
@@ -281,6 +341,7 @@ class Memory:
         """The entity called ``name`` (or one of its aliases) in the group,
         created if there is none. A fact whose value is this name then links
         to it (``Fact.object_id``)."""
+        self._writable()
         _text(name, "name")
         _text(group_id, "group_id")
         _text(kind, "kind")
@@ -320,12 +381,15 @@ class Memory:
         other speaker. ``reference_time`` (when it was said; default now)
         anchors relative times ("last week") and is each fact's default
         ``valid_from``. ``episode_id``: the id to store it under (default a
-        new UUID; an id already used is an error).
+        new UUID; an id the group already uses is an error). Episode ids are
+        per group: another group may use the same id, and nothing here says
+        whether one does.
         """
-        item = _episodes.validate(
+        self._writable()
+        item = _own_id(_episodes.validate(
             content, speaker=speaker, reference_time=reference_time, group_id=group_id, source=source,
             provenance=provenance, name=name, source_description=source_description, episode_id=episode_id,
-        )
+        ))
         return self._episodes().run([item])[0]
 
     def add_episodes(
@@ -344,33 +408,41 @@ class Memory:
         An episode is a string or a mapping with the keyword names of
         :meth:`add_episode` (``content`` required).
         """
+        self._writable()
         if isinstance(episodes, (str, bytes, Mapping)):
             raise InvalidInputError("episodes", "expected an iterable of episodes, not a single one")
         items = []
         for i, e in enumerate(episodes):
             try:
                 if isinstance(e, str):
-                    items.append(_episodes.validate(e, group_id=group_id))
+                    items.append(_own_id(_episodes.validate(e, group_id=group_id)))
                 elif isinstance(e, Mapping):
                     unknown = set(e) - _EPISODE_KEYS
                     if unknown:
                         raise InvalidInputError(sorted(unknown)[0], "unknown field")
                     if "content" not in e:
                         raise InvalidInputError("content", "is required")
-                    items.append(_episodes.validate(**{"group_id": group_id, **e}))
+                    items.append(_own_id(_episodes.validate(**{"group_id": group_id, **e})))
                 else:
                     raise InvalidInputError("episode", f"expected a string or a mapping, got {type(e).__name__}")
             except InvalidInputError as exc:
                 raise InvalidInputError(f"episodes[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
         return self._episodes().run(items, progress) if items else []
 
-    def episode(self, episode_id: str) -> Episode:
+    @_reads
+    def episode(self, episode_id: str, *, group_id: str | None = None) -> Episode:
+        """The episode with this id. Episode ids are per group (two groups
+        may each use an id of their own choosing): ``group_id`` looks in that
+        group only; ``None`` finds the episode stored under the id, in any
+        group (when the id is used in several groups, the one stored first)."""
         _text(episode_id, "episode_id")
-        ep = self._store.episode(episode_id)
+        _group_or_none(group_id)
+        ep = self._store.episode(episode_id, group_id)
         if ep is None:
-            raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+            raise episode_not_found(episode_id)
         return ep
 
+    @_reads
     def episodes(
         self,
         *,
@@ -391,9 +463,10 @@ class Memory:
         t = parse_time(before, "before") or self.now()
         return self._store.recent_episodes(group_id, t, last_n, source)[::-1]
 
-    def remove_episode(self, episode_id: str) -> list[Fact]:
+    def remove_episode(self, episode_id: str, *, group_id: str | None = None) -> list[Fact]:
         """Forget an episode and undo what it changed, in one transaction.
-        Returns the retracted versions of the facts it stated.
+        Returns the retracted versions of the facts it stated. ``group_id``:
+        the episode's group (as in :meth:`episode`; ``None``: any group).
 
         1. Every still-held fact it stated is retracted (as :meth:`retract`
            does, so beliefs they had superseded re-open).
@@ -414,13 +487,15 @@ class Memory:
         text); its supersessions re-open through step 1, its corrections are
         not restored.
         """
+        self._writable()
         _text(episode_id, "episode_id")
+        _group_or_none(group_id)
         out: list[Fact] = []
         with self._store.transaction():
-            ep = self._store.episode(episode_id)
+            ep = self._store.episode(episode_id, group_id)
             if ep is None:
-                raise NotFoundError(f"episode_id: no episode with id {episode_id!r}")
-            stated = self._store.facts_from_episodes([episode_id])[episode_id]
+                raise episode_not_found(episode_id)
+            stated = self._store.facts_from_episodes([episode_id], ep.group_id)[episode_id]
             own = {f.id for f in stated}
             touched = [f for f in self._store.expired_by_episode(ep.group_id, episode_id, ep.recorded_at)
                        if f.id not in own]
@@ -446,7 +521,7 @@ class Memory:
                     work.reinstate(f, version, now, f"episode {episode_id}, which retracted it, was removed")
                 self._store.apply(work.finish())
                 self._store.set_meta("last_tx", now.isoformat())
-            self._store.delete_episode(episode_id)
+            self._store.delete_episode(episode_id, ep.group_id)
         return out
 
     def _closed_by(self, touched: Sequence[Fact], held: Mapping[str, Fact]
@@ -499,24 +574,29 @@ class Memory:
             and _ended_by(f, ep)
         ]
 
-    def fact(self, fact_id: str) -> Fact:
-        """The latest version of a belief (current, closed or retracted)."""
-        return self.versions(fact_id)[-1]
+    def fact(self, fact_id: str, *, group_id: str | None = None) -> Fact:
+        """The latest version of a belief (current, closed or retracted).
+        ``group_id``: only a belief of that group (another's is not found)."""
+        return self.versions(fact_id, group_id=group_id)[-1]
 
     def clear(self, *, group_id: str) -> dict[str, int]:
         """Physically delete one group: its entities, aliases, every fact
         version, episodes, fact vectors and revision slots. Other groups are
         untouched. Returns the number deleted of each kind. Unlike
         :meth:`retract`, nothing of the group stays in :meth:`history`."""
+        self._writable()
         _text(group_id, "group_id")
         with self._store.transaction():
             counts = self._store.delete_group(group_id)
         # The recall index keys on store.generation (bumped by the commit);
-        # the entity-resolution cache and the speaker memory are per process.
-        if self._ingest is not None:
-            self._ingest.forget(group_id)
+        # the entity-resolution cache and the speaker memory are per Memory:
+        # this one's, and those of the other Memories sharing the file.
+        for mem in [self, *_handles.siblings(self._handle, self)]:
+            if mem._ingest is not None:
+                mem._ingest.forget(group_id)
         return counts
 
+    @_reads
     def search_entities(self, query: str, *, k: int = 10, group_id: str = "default",
                         near: str | None = None) -> list[tuple[Entity, float]]:
         """Entities of a group ranked for ``query``, best first, with a score.
@@ -547,8 +627,9 @@ class Memory:
         qvec = np.asarray(vecs[0], dtype=np.float32)
         if missing:  # entities made by add_fact carry no name vector: embed them once, keep them
             new = {e.id: np.asarray(v, dtype=np.float32).tobytes() for e, v in zip(missing, vecs[1:])}
-            with self._store.transaction():
-                self._store.set_vectors("Entity", new)
+            if not self._store.read_only:
+                with self._store.transaction():
+                    self._store.set_vectors("Entity", new)
             stored.update(new)
         words = lambda text: set(re.findall(r"\w+", text.casefold()))  # noqa: E731
         qkey, qwords = " ".join(query.casefold().split()), words(query)
@@ -602,6 +683,7 @@ class Memory:
         return self._ingest
 
     # -- recall and context ---------------------------------------------------------
+    @_reads
     def recall(
         self,
         query: str,
@@ -634,6 +716,7 @@ class Memory:
                                        speaker=speaker, explicit_valid=t is not None,
                                        include_past=bool(include_past))
 
+    @_reads
     def context(
         self,
         query: str,
@@ -678,15 +761,18 @@ class Memory:
         return self._recall
 
     # -- reads -----------------------------------------------------------------
+    @_reads
     def entity(self, name: str, *, group_id: str = "default") -> Entity | None:
         """The entity a name or alias refers to (case-insensitive), or ``None``."""
         _text(name, "name")
         ids = self._store.lookup_names([alias_key(group_id, name)])
         return self._store.entity(next(iter(ids.values()))) if ids else None
 
+    @_reads
     def entities(self, *, group_id: str = "default") -> list[Entity]:
         return self._store.entities(group_id)
 
+    @_reads
     def as_of(
         self,
         subject: str | None = None,
@@ -708,11 +794,13 @@ class Memory:
         facts = self._facts(subject, attribute, group_id, valid_at=t, known_at=k)
         return sorted(facts, key=lambda f: (f.subject, f.attribute, f.valid_from, f.recorded_at, f.id))
 
+    @_reads
     def current(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
         """What is true now, as the memory believes now."""
         _text(subject, "subject")
         return self.as_of(subject, attribute, group_id=group_id)
 
+    @_reads
     def history(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
         """Every version of every belief about ``subject``: superseded, retracted
         and revised ones included, ordered by attribute, then valid and
@@ -721,20 +809,40 @@ class Memory:
         facts = self._facts(subject, attribute, group_id)
         return sorted(facts, key=lambda f: (f.attribute, f.valid_from, f.recorded_at, f.id, f.version))
 
-    def versions(self, fact_id: str) -> list[Fact]:
-        """Every version of one belief, oldest first."""
+    @_reads
+    def versions(self, fact_id: str, *, group_id: str | None = None) -> list[Fact]:
+        """Every version of one belief, oldest first. ``group_id``: only a
+        belief of that group (another group's is not found, as if absent)."""
         _text(fact_id, "fact_id")
+        _group_or_none(group_id)
         out = self._store.versions(fact_id)
-        if not out:
-            raise NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+        if not out or (group_id is not None and out[0].group_id != group_id):
+            raise fact_not_found(fact_id)
         return out
 
-    def stats(self) -> dict[str, int]:
-        return {k: self._store.count(k) for k in ("Entity", "Fact", "Episode")}
+    @_reads
+    def check(self, *, group_id: str | None = None) -> list[Violation]:
+        """The memory's fsck: every broken invariant of the database (of one
+        group, if given), as :class:`~midas_graph.Violation` items; an empty
+        list means it is sound. Reads only. See :mod:`midas_graph._check`
+        for the rules (sequenced uniqueness, successors, cycles, episodes,
+        subjects, names, revision slots, intervals, versions, schema)."""
+        from ._check import check
+
+        _group_or_none(group_id)
+        return check(self, group_id=group_id)
+
+    @_reads
+    def stats(self, *, group_id: str | None = None) -> dict[str, int]:
+        """Counts of entities, fact versions and episodes: in the whole
+        database, or in one group."""
+        _group_or_none(group_id)
+        return {k: self._store.count(k, group_id) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
     def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
         """Insert exported entities and versions verbatim, in one transaction."""
+        self._writable()
         with self._store.transaction():
             have = self._store.entity_names([e.id for e in entities])
             self._store.create_entities([e for e in entities if e.id not in have])
@@ -880,6 +988,30 @@ def _ended_by(f: Fact, ep: Episode) -> bool:
     versions written before schema version 2 (see ``_ended_before_schema_2``)."""
     clause = f.reason.split(": ", 2)[-1].removesuffix(_episodes.ROLE_WITH_EMPLOYER).strip()
     return bool(clause) and clause in ep.content
+
+
+def fact_not_found(fact_id: str) -> NotFoundError:
+    """The one answer for a fact id that is absent, or of a group not asked
+    about: the two must read the same (an id of another tenant is not found)."""
+    return NotFoundError(f"fact_id: no fact with id {fact_id!r}")
+
+
+def episode_not_found(episode_id: str) -> NotFoundError:
+    """As :func:`fact_not_found`, for an episode id."""
+    return NotFoundError(f"episode_id: no episode with id {episode_id!r}")
+
+
+def _own_id(item: _episodes.EpisodeIn) -> _episodes.EpisodeIn:
+    """A client-chosen episode id never holds the separator of stored keys
+    (``_store.episode_key``): no id can pose as another group's."""
+    if item.episode_id is not None and KEY_SEP in item.episode_id:
+        raise InvalidInputError("episode_id", "must not contain the control character \\x1f")
+    return item
+
+
+def _group_or_none(group_id: Any) -> None:
+    if group_id is not None:
+        _text(group_id, "group_id")
 
 
 def _number(value: Any, field: str, default: float) -> float:

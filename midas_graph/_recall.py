@@ -338,8 +338,8 @@ class Recaller:
                     voice[r] = prev.voice[j]
         new_episodes = [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]]
         fvec = store.vectors("FactVector", [i for r, (kind, i) in enumerate(keys) if kind == "fact" and not reused[r]])
-        evec = store.vectors("Episode", new_episodes)
-        svec = store.vectors("EpisodeSentences", new_episodes)
+        evec = store.vectors("Episode", new_episodes, group_id)
+        svec = store.vectors("EpisodeSentences", new_episodes, group_id)
         missing, unsplit, commits = [], [], 0
         for r, (kind, i) in enumerate(keys):
             if reused[r]:
@@ -355,11 +355,11 @@ class Recaller:
                 elif b:
                     sentences[r] = np.frombuffer(b, dtype=np.float32).reshape(-1, matrix.shape[1])
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
-            commits += self._keep_vectors(missing, "FactVector", "facts embedded", lambda rows: {
+            commits += self._keep_vectors(missing, "FactVector", "facts embedded", group_id, lambda rows: {
                 keys[r][1]: v for r, v in zip(rows, self._embed_rows(matrix, rows, [texts[r] for r in rows]))})
         nf = len(facts)
         if unsplit:  # episodes stored before schema version 3: split and embed them once, keep them
-            commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences",
+            commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences", group_id,
                                           lambda rows: self._embed_sentences(rows, keys, episodes, nf, sentences))
         fresh = [r for r, t in enumerate(tokens) if t is None]
         for r, toks in zip(fresh, _tokenize([texts[r] for r in fresh])):
@@ -402,7 +402,7 @@ class Recaller:
             out[keys[r][1]] = b"" if block is None else block.tobytes()
         return out
 
-    def _keep_vectors(self, rows: list[int], label: str, what: str,
+    def _keep_vectors(self, rows: list[int], label: str, what: str, group_id: str,
                       embed: Callable[[list[int]], dict[str, bytes]]) -> int:
         """Embed what was stored without vectors and keep the vectors, one
         transaction per chunk (returns how many were committed): a 100k-fact first build wrote 200 MB in one
@@ -416,14 +416,15 @@ class Recaller:
             for start in range(0, len(rows), VECTOR_CHUNK):
                 chunk = rows[start:start + VECTOR_CHUNK]
                 vectors = embed(chunk)
-                with store.transaction():
-                    store.set_vectors(label, vectors)
+                if not store.read_only:  # read-only: used for this index only
+                    with store.transaction():
+                        store.set_vectors(label, vectors, group_id)
                 if bar is not None:
                     bar.update(len(chunk))
         finally:
             if bar is not None:
                 bar.close()
-        return -(-len(rows) // VECTOR_CHUNK)
+        return 0 if store.read_only else -(-len(rows) // VECTOR_CHUNK)
 
     # -- recall -----------------------------------------------------------------------
     def recall(
@@ -583,7 +584,7 @@ class Recaller:
                 fact_ids, valid_at=None if include_past else valid_at, known_at=known_at))
         ep_ids = [i for kind, i in ordered if kind == "episode"]
         source_ids = {f.episode_id for f in facts.values() if f.episode_id}
-        episodes = {e.id: e for e in store.episodes_by_id(list(dict.fromkeys([*ep_ids, *source_ids])))}
+        episodes = {e.id: e for e in store.episodes_by_id(list(dict.fromkeys([*ep_ids, *source_ids])), group_id)}
         times = []
         for kind, i in ordered:
             if kind == "fact" and i in facts:

@@ -80,6 +80,11 @@ def same_value(a: Fact, b: Fact) -> bool:
     return type(va) is type(vb) and va == vb
 
 
+def _when(t: _dt.datetime) -> str:
+    """A time as a reason quotes it: the date alone at midnight."""
+    return t.date().isoformat() if t.time() == _dt.time(0) else t.isoformat()
+
+
 def _valid_at(f: Fact, at: _dt.datetime) -> bool:
     return f.valid_from <= at and (f.valid_to is None or at < f.valid_to)
 
@@ -155,6 +160,9 @@ class Working:
         """The plan, with the held list of every slot it touched: the stored
         list (or the working set's) minus what expired plus what was recorded."""
         expired = {vid for vid, _, _ in self.plan.expires}
+        # Every version recorded with a successor gets its SUPERSEDED_BY edge
+        # (derived here, so that no rule can forget one).
+        self.plan.links = [(f.vid, f.superseded_by) for f in self.plan.inserts if f.superseded_by is not None]
         fresh: dict[tuple[str, str], list[Fact]] = {}
         for f in self.plan.inserts:
             if f.vid not in expired:
@@ -231,23 +239,45 @@ class Working:
             if valid_to is None or first.valid_from < valid_to:
                 valid_to, successor = first.valid_from, first.id
                 reason = f"late arrival: closed at the start of {first.id} ({rule})"
+        # Sequenced uniqueness: the same value held from a later start, which the
+        # new interval reaches, is one belief stated with an earlier start: widen it.
+        same_later = [
+            f for f in held
+            if same_value(f, new) and f.valid_from > start and not _empty(f)
+            and (valid_to is None or f.valid_from < valid_to)
+        ]
+        if same_later:
+            return self._widen(min(same_later, key=_start_order), new, to_close, close, rule)
         rec = new
         if successor is not None or to_close or reason != new.reason:
             rec = dataclasses.replace(
                 new, valid_to=valid_to, superseded_by=successor,
                 supersedes=tuple(f.id for f in to_close), reason=reason,
             )
-        if successor is not None:
-            self.plan.links.append((rec.vid, successor))
         for f in to_close:
             why = close.get(f.id, rule)
-            closed = self._revise(
+            self._revise(
                 f, now, f"superseded by {rec.id}",
                 valid_to=start, superseded_by=rec.id,
                 reason=f"superseded by {rec.id} ({why})",
             )
-            self.plan.links.append((closed.vid, rec.id))
         return self._record(rec)
+
+    def _widen(self, g: Fact, new: Fact, to_close: Sequence[Fact], close: Mapping[str, str], rule: str) -> Fact:
+        """Restating ``g``'s value from an earlier start: record ``g``'s next
+        version starting at ``new.valid_from`` (its end unchanged) and close
+        what held at that start in its favour, as a new fact would."""
+        now, start = new.recorded_at, new.valid_from
+        note = f"widened: restated from {_when(start)} (was from {_when(g.valid_from)})"
+        supersedes = tuple(dict.fromkeys([*g.supersedes, *(f.id for f in to_close)]))
+        rec = self._revise(g, now, note, valid_from=start, supersedes=supersedes, reason=note)
+        for f in to_close:
+            why = close.get(f.id, rule)
+            self._revise(
+                f, now, f"closed earlier: {rec.id} was widened to start at {_when(start)}",
+                valid_to=start, superseded_by=rec.id, reason=f"superseded by {rec.id} ({why})",
+            )
+        return rec
 
     def retract(self, fact_id: str, now: _dt.datetime, reason: str | None) -> Fact:
         f = self.by_id[fact_id]
@@ -269,10 +299,7 @@ class Working:
                 successor: str | None) -> Fact:
         """Record ``g`` again with the end (and successor) decided for it."""
         note = f"re-opened: {why}" + (f"; closed at the start of {successor}" if successor else "")
-        rec = self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
-        if successor:
-            self.plan.links.append((rec.vid, successor))
-        return rec
+        return self._revise(g, now, note, valid_to=valid_to, superseded_by=successor, reason=note)
 
     def _later_close(
         self, g: Fact, valid_to: _dt.datetime | None, ends: dict[str, _dt.datetime | None]
@@ -280,15 +307,19 @@ class Working:
         """Late arrival for a re-opened belief: its end and successor given the
         held values of a single-valued slot that start after it (``ends``
         overrides the end of beliefs being re-opened with it)."""
-        if not self.is_single(g.attribute):
-            return valid_to, None
+        single = self.is_single(g.attribute)
         later = []
         for h in self.held(g.subject_id, g.attribute):
             end = ends.get(h.id, h.valid_to) if h.id in ends else h.valid_to
-            if (
-                h.id != g.id and h.valid_from > g.valid_from and not same_value(h, g)
-                and (end is None or end > h.valid_from)
-            ):
+            if h.id == g.id or (end is not None and end <= h.valid_from):
+                continue  # itself, or a belief that holds at no valid time
+            if not single and not same_value(h, g):
+                continue  # values of a multi-valued attribute coexist
+            if h.valid_from > g.valid_from:
+                later.append(h)
+            elif h.valid_from == g.valid_from and (h.id not in ends or h.id > g.id):
+                # Same start: the one that held while ``g`` was closed was stated
+                # after it and wins; between two re-opened at once, the larger id.
                 later.append(h)
         if later:
             first = min(later, key=_start_order)

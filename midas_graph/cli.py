@@ -42,6 +42,7 @@ err = Console(stderr=True)
 class _Settings:
     db: str = "midas.db"
     engine: Optional[str] = None
+    read_only: bool = False
 
 
 settings = _Settings()
@@ -57,13 +58,17 @@ def _main(
         None, "--engine", envvar="MIDAS_GRAPH_ENGINE",
         help="Graph engine: ladybug (default) or kuzu.",
     ),
+    read_only: bool = typer.Option(
+        False, "--read-only", envvar="MIDAS_GRAPH_READ_ONLY",
+        help="Open the database read-only: reads beside a process that writes to it; writes are refused.",
+    ),
 ) -> None:
-    settings.db, settings.engine = db, engine
+    settings.db, settings.engine, settings.read_only = db, engine, read_only
 
 
 @contextmanager
 def _memory() -> Iterator[Memory]:
-    mem = Memory(settings.db, engine=settings.engine)
+    mem = Memory(settings.db, engine=settings.engine, read_only=settings.read_only)
     try:
         yield mem
     finally:
@@ -361,6 +366,31 @@ def context(
         err.print(f"answered: {ctx.reason}", highlight=False, markup=False)
 
 
+@app.command("check")
+def check(
+    group: Optional[str] = typer.Option(None, help="Only this group (default: the whole database)."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output: a list of violations."),
+) -> None:
+    """Verify every invariant of the database (its fsck); exit 1 if any is broken.
+
+    Sequenced uniqueness (no two visible versions of a single-valued attribute),
+    successors and their edges, no supersession cycles, source episodes, subjects,
+    unique names, revision slots, intervals, version chains and the schema version.
+    Reads only."""
+    with _memory() as mem:
+        found = mem.check(group_id=group)
+    if as_json:
+        _print_json([{"rule": v.rule, "message": v.message, "ids": list(v.ids)} for v in found])
+    else:
+        for v in found:
+            out.print(str(v), highlight=False, markup=False, soft_wrap=True)
+        where = f"group {group!r}" if group else settings.db
+        out.print(f"{where}: " + (f"{len(found)} violation{'s' if len(found) != 1 else ''}" if found
+                                   else "no violations"), highlight=False, markup=False)
+    if found:
+        raise typer.Exit(1)
+
+
 @app.command("stats")
 def stats() -> None:
     """Counts of entities, fact versions and episodes."""
@@ -372,7 +402,13 @@ def stats() -> None:
 def serve_mcp(
     db: Optional[str] = typer.Option(None, "--db", help="Database file (default: the global --db)."),
     http: Optional[int] = typer.Option(
-        None, "--http", min=1, max=65535, help="Serve streamable HTTP on 127.0.0.1:PORT/mcp instead of stdio.",
+        None, "--http", min=1, max=65535, help="Serve streamable HTTP on HOST:PORT/mcp instead of stdio.",
+    ),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="HTTP address to listen on; other than loopback, --keys is required.",
+    ),
+    keys: Optional[str] = typer.Option(
+        None, "--keys", help="HTTP: require bearer tokens from this TOML/JSON file; each grants some groups.",
     ),
     group: str = typer.Option("default", help="Group used when a tool call names none."),
     log_level: str = typer.Option("WARNING", help="Server log level (stderr)."),
@@ -383,8 +419,10 @@ def serve_mcp(
     if log_level.upper() not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
         raise typer.BadParameter(f"{log_level!r} is not a log level", param_hint="--log-level")
     if http is not None:
-        err.print(f"midas-graph MCP server on http://127.0.0.1:{http}/mcp (db {db or settings.db})", highlight=False)
-    serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper())
+        auth = f", bearer tokens from {keys}" if keys else ""
+        err.print(f"midas-graph MCP server on http://{host}:{http}/mcp (db {db or settings.db}{auth})", highlight=False)
+    serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper(),
+          host=host, keys=keys)
 
 
 @app.command("timeline")

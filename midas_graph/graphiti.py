@@ -389,6 +389,15 @@ def _group(group_id: Any, field_name: str = "group_id", default: str = DEFAULT_G
     return group_id
 
 
+def _stated(store, episodes: Sequence[Episode]) -> dict[tuple[str, str], list[Fact]]:
+    """Every version of the facts each episode stated, by (group, episode id):
+    episode ids are per group."""
+    by_group: dict[str, list[str]] = {}
+    for e in episodes:
+        by_group.setdefault(e.group_id, []).append(e.id)
+    return {(g, i): fs for g, ids in by_group.items() for i, fs in store.facts_from_episodes(ids, g).items()}
+
+
 def _groups(group_ids: Any, default: str = DEFAULT_GROUP) -> list[str]:
     """A list of group ids, each as :func:`_group` reads it; None or [] mean
     ``[default]``. Shared by this module and the MCP server."""
@@ -669,7 +678,10 @@ class Graphiti:
 
     def _add(self, items: list[dict], where: str) -> list[EpisodeResult]:
         ids = [i["episode_id"] for i in items if i.get("episode_id")]
-        taken = {e.id for e in self.memory._store.episodes_by_id(ids)}
+        taken: set[str] = set()
+        for g in {i["group_id"] for i in items if i.get("episode_id")}:  # episode ids are per group
+            mine = [i["episode_id"] for i in items if i.get("episode_id") and i["group_id"] == g]
+            taken.update(self.memory._store.episode_keys(g, mine))
         dup = next((i for n, i in enumerate(ids) if i in taken or i in ids[:n]), None)
         if dup is not None:  # checked before anything is stored
             raise InvalidInputError(f"{where}.uuid" if where else "uuid", f"an episode with uuid {dup!r} already exists")
@@ -816,8 +828,9 @@ class Graphiti:
             out.nodes, out.node_reranker_scores = [n for n, _ in scored], [s for _, s in scored]
         if want["episode"]:
             eps = sorted((h for h in hits if h.kind == "episode"), key=lambda h: -h.score)[:limit]
-            stated = self.memory._store.facts_from_episodes([h.id for h in eps])
-            out.episodes = [EpisodicNode.of(h.episode, [f.id for f in stated.get(h.id, [])]) for h in eps]
+            stated = _stated(self.memory._store, [h.episode for h in eps])
+            out.episodes = [EpisodicNode.of(h.episode, [f.id for f in stated.get((h.episode.group_id, h.id), [])])
+                            for h in eps]
             out.episode_reranker_scores = [h.score for h in eps]
         return out
 
@@ -922,8 +935,8 @@ class Graphiti:
             for g in groups:
                 eps += self.memory.episodes(group_id=g, last_n=last_n, before=when, source=src)
             eps = sorted(eps, key=lambda e: (e.reference_time, e.recorded_at, e.id))[-last_n:]
-            stated = self.memory._store.facts_from_episodes([e.id for e in eps])
-            return [EpisodicNode.of(e, [f.id for f in stated[e.id]]) for e in eps]
+            stated = _stated(self.memory._store, eps)
+            return [EpisodicNode.of(e, [f.id for f in stated[(e.group_id, e.id)]]) for e in eps]
 
         return await self._run(run)
 
@@ -947,17 +960,17 @@ class Graphiti:
         def run() -> SearchResults:
             store = self.memory._store
             eps = store.episodes_by_id(list(dict.fromkeys(episode_uuids)))
-            stated = store.facts_from_episodes([e.id for e in eps])
+            stated = _stated(store, eps)
             latest: dict[str, Fact] = {}
             for e in eps:
-                for f in stated[e.id]:
+                for f in stated[(e.group_id, e.id)]:
                     if f.id not in latest or f.version > latest[f.id].version:
                         latest[f.id] = f
-            entity_ids = list(dict.fromkeys(i for e in eps for i in store.mentioned(e.id)))
+            entity_ids = list(dict.fromkeys(i for e in eps for i in store.mentioned(e.id, e.group_id)))
             return SearchResults(
                 edges=[EntityEdge.of(f) for f in sorted(latest.values(), key=lambda f: (f.recorded_at, f.id))],
                 nodes=[EntityNode.of(x) for x in store.entities_by_id(entity_ids)],
-                episodes=[EpisodicNode.of(e, [f.id for f in stated[e.id]]) for e in eps],
+                episodes=[EpisodicNode.of(e, [f.id for f in stated[(e.group_id, e.id)]]) for e in eps],
             )
 
         return await self._run(run)
@@ -977,7 +990,7 @@ class Graphiti:
     async def get_episode(self, uuid: str) -> EpisodicNode:
         """One episode (``NotFoundError`` if unknown)."""
         ep = await self._run(self.memory.episode, uuid)
-        stated = await self._run(self.memory._store.facts_from_episodes, [ep.id])
+        stated = await self._run(self.memory._store.facts_from_episodes, [ep.id], ep.group_id)
         return EpisodicNode.of(ep, [f.id for f in stated[ep.id]])
 
     async def clear_graph(self, group_ids: list[str] | None = None) -> dict[str, int]:

@@ -1,0 +1,104 @@
+"""Invariants under text: random episodes (moves, jobs, corrections,
+cessations) said by two speakers, often at the same instant, with removals of
+episodes and retractions of facts in between. After every step the database
+passes ``check()`` and no (T, K) shows two values of a single-valued
+attribute. The real pipeline runs (spaCy, MiniLM, NLI); the replay oracle of
+tests/test_property.py covers the rules themselves."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from conftest import ENGINE
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from midas_graph import Memory
+
+pytestmark = pytest.mark.engine
+
+UTC = dt.timezone.utc
+CITIES = ["Berlin", "Lisbon", "Porto", "Madrid"]
+TEMPLATES = [
+    "I live in {a}.",
+    "I moved to {a} last week.",
+    "Sorry, I meant {a}, not {b}.",
+    "I work at {c}.",
+    "I no longer live in {a}.",
+    "My favorite food is {f}.",
+    "Actually my favorite food is {g}.",
+]
+#: Said at few instants, so that episodes often share a reference time.
+SAID = [dt.datetime(2021, 7, 1, tzinfo=UTC), dt.datetime(2021, 7, 1, tzinfo=UTC),
+        dt.datetime(2022, 3, 1, tzinfo=UTC), dt.datetime(2020, 1, 1, tzinfo=UTC)]
+PROBES = [dt.datetime(y, m, 2, tzinfo=UTC) for y, m in ((2020, 1), (2021, 6), (2021, 7), (2022, 3), (2023, 1))]
+SINGLE = {"lives_in", "employer", "favorite_food"}
+
+
+class EpisodeMachine(RuleBasedStateMachine):
+    models = None  # set by the test below
+
+    def __init__(self):
+        super().__init__()
+        self.mem = None
+        self.episodes: list[str] = []
+        self.facts: list[str] = []
+        self.now = [dt.datetime(2024, 1, 1, tzinfo=UTC)]
+
+    @initialize()
+    def open_memory(self):
+        embedder, nli = self.models
+        self.mem = Memory(clock=lambda: self.now[0], engine=ENGINE, embedder=embedder, nli=nli)
+
+    @rule(t=st.sampled_from(TEMPLATES), a=st.sampled_from(CITIES), b=st.sampled_from(CITIES),
+          c=st.sampled_from(["Acme", "Globex"]), f=st.sampled_from(["ramen", "sushi"]),
+          g=st.sampled_from(["pizza", "sushi"]), who=st.sampled_from(["Ann", "Ann", "Bo"]),
+          said=st.sampled_from(SAID), tick=st.sampled_from([0, 1]))
+    def say(self, t, a, b, c, f, g, who, said, tick):
+        self.now[0] += dt.timedelta(minutes=tick)
+        r = self.mem.add_episode(t.format(a=a, b=b, c=c, f=f, g=g), speaker=who, reference_time=said)
+        self.episodes.append(r.episode.id)
+        self.facts.extend(x.id for x in r.facts)
+
+    @precondition(lambda self: self.episodes)
+    @rule(pick=st.integers(0, 4))
+    def remove(self, pick):
+        self.now[0] += dt.timedelta(minutes=1)
+        self.mem.remove_episode(self.episodes.pop(-1 - pick % len(self.episodes)))
+
+    @precondition(lambda self: self.facts)
+    @rule(pick=st.integers(0, 4))
+    def retract(self, pick):
+        self.now[0] += dt.timedelta(minutes=1)
+        fid = self.facts[-1 - pick % len(self.facts)]
+        if self.mem.fact(fid).expired_at is None:
+            self.mem.retract(fid)
+
+    @invariant()
+    def sound(self):
+        if self.mem is None:
+            return
+        assert self.mem.check() == []
+        for who in ("Ann", "Bo"):
+            if self.mem.entity(who) is None:
+                continue
+            for t in PROBES:
+                seen: dict[str, int] = {}
+                for fact in self.mem.as_of(who, valid_at=t):
+                    if fact.attribute in SINGLE:
+                        seen[fact.attribute] = seen.get(fact.attribute, 0) + 1
+                assert all(n == 1 for n in seen.values()), (who, t, seen)
+
+    def teardown(self):
+        if self.mem is not None:
+            self.mem.close()
+
+
+def test_episode_removals_and_retractions_keep_the_invariants(models):
+    EpisodeMachine.models = models
+    run = EpisodeMachine.TestCase
+    run.settings = settings(max_examples=30, stateful_step_count=15, deadline=None,
+                            suppress_health_check=[HealthCheck.too_slow])
+    run("runTest").runTest()
