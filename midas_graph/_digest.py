@@ -96,8 +96,21 @@ def _iso(v: Any) -> str:
     if v is None:
         return _NULL
     if isinstance(v, str):  # as the engine returns it: CAST(t AS STRING)
-        return _dt.datetime.fromisoformat(v).isoformat()
+        return _iso_text(v)
     return v.isoformat()
+
+
+def _iso_text(v: str) -> str:
+    """``datetime.fromisoformat(v).isoformat()`` for the engine's text of a
+    timestamp (``2024-05-03 10:00:00``, ``... 10:00:00.5``), without the
+    round trip; anything else takes it."""
+    if len(v) >= 19 and v[10] == " " and v[4] == "-" and v[13] == ":" and (len(v) == 19 or v[19] == "."):
+        if len(v) == 19:
+            return v[:10] + "T" + v[11:]
+        frac = v[20:]
+        if 0 < len(frac) <= 6 and frac.isdigit():
+            return v[:10] + "T" + v[11:20] + frac.ljust(6, "0")
+    return _dt.datetime.fromisoformat(v).isoformat()
 
 
 def _encode(values: Sequence[Any], kind: str) -> Sequence[str]:
@@ -111,6 +124,8 @@ def _encode(values: Sequence[Any], kind: str) -> Sequence[str]:
             try:
                 return [v.isoformat() for v in values]  # datetimes, as the store writes them
             except AttributeError:
+                if None not in uniq:  # text, as the engine returns it
+                    return [_iso_text(v) for v in values]
                 return [_iso(v) for v in values]
         memo = {v: _iso(v) for v in uniq}
         return [memo[v] for v in values]
@@ -182,7 +197,7 @@ def verify(table: str, rows: Sequence[Sequence[Any]], columns: Sequence[str]) ->
     if not rows:
         return []
     tag, fields, key = TABLES[table]
-    cols = {name: [r[i] for r in rows] for i, name in enumerate(columns)}
+    cols = dict(zip(columns, map(list, zip(*rows))))
     keys = [_NULL if k is None else str(k) for k in cols[key]]
     out = []
     try:

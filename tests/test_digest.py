@@ -39,6 +39,8 @@ def small_memory(mem):
     mem.add_fact("Svc", "error_rate", 0.25)
     mem.add_fact("Svc", "healthy", True)
     mem.add_fact("Svc", "released", dt.datetime(2024, 5, 3, 12, 30, 0, 5, tzinfo=dt.timezone.utc))
+    mem.add_fact("Old", "born_in", "Ur", valid_from="0001-01-01T00:00:00.5")  # the engine prints "0001-... .5"
+    mem.add_fact("Old", "age", 9, valid_from="0999-03-04T05:06:07.000120")
     mem.add_facts([{"subject": f"p{i % 7}", "attribute": "lives_in", "value": f"c{i}",
                     "valid_from": f"20{10 + i % 10}-01-01"} for i in range(60)])
     gone = mem.retract(lisbon.id)
