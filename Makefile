@@ -18,10 +18,13 @@ demo: venv
 	$(BIN)/midas-graph demo
 
 # The whole suite on the default engine, then the storage and semantics tests
-# on Kùzu in a second process (the two engines cannot share a process).
+# on Kùzu in a second process (the two engines cannot share a process). The
+# Kùzu half runs even when the first half fails; the target fails when either does.
 test: venv
-	$(BIN)/python -m pytest -q
-	MIDAS_GRAPH_ENGINE=kuzu $(BIN)/python -m pytest -q -m engine
+	failed=""; \
+	$(BIN)/python -m pytest -q || failed="$$failed ladybug"; \
+	MIDAS_GRAPH_ENGINE=kuzu $(BIN)/python -m pytest -q -m engine || failed="$$failed kuzu"; \
+	if [ -n "$$failed" ]; then echo "make test: failed on:$$failed" >&2; exit 1; fi
 
 test-fast: venv
 	$(BIN)/python -m pytest -q -m "not slow"

@@ -77,37 +77,55 @@ class ServerProcess:
     """``midas-graph serve-mcp --http`` as a child process (stopped by its own pid)."""
 
     def __init__(self, db: str, port: int, log: Path, engine: str | None) -> None:
+        import threading
+
         self.url = f"http://127.0.0.1:{port}/mcp"
         env = dict(os.environ)
         if engine:
             env["MIDAS_GRAPH_ENGINE"] = engine
         self._log = log.open("a")
+        self._t0 = time.monotonic()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "midas_graph.cli", "serve-mcp", "--db", db, "--http", str(port)],
-            cwd=str(ROOT), env=env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log,
+            cwd=str(ROOT), env=env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.PIPE,
         )
+        self._ready = threading.Event()
+        self._ready_at: float | None = None
+        self._tee = threading.Thread(target=self._copy_stderr, daemon=True)
+        self._tee.start()
 
-    def wait_ready(self, timeout: float = 120.0) -> float:
-        t0 = time.monotonic()
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited with {self.proc.returncode}")
-            try:
-                anyio.run(_status, self.url)
-                return time.monotonic() - t0
-            except Exception:
-                if time.monotonic() - t0 > timeout:
-                    raise
-                time.sleep(0.3)
+    def _copy_stderr(self) -> None:
+        """The server's stderr into the log; the readiness line it writes once
+        it listens sets ``_ready`` (so does its exit)."""
+        from midas_graph._mcp import READY
+
+        for raw in iter(self.proc.stderr.readline, b""):
+            line = raw.decode(errors="replace")
+            self._log.write(line)
+            self._log.flush()
+            if line.startswith(READY) and self._ready_at is None:
+                self._ready_at = time.monotonic()
+                self._ready.set()
+        self._ready.set()
+
+    def wait_ready(self) -> float:
+        """Seconds from the start until the server said it was ready (it
+        listens); no polling, no clock in the decision."""
+        self._ready.wait()
+        if self._ready_at is None:
+            raise RuntimeError(f"server exited with {self.proc.wait()} before it was ready")
+        return self._ready_at - self._t0
 
     def stop(self) -> int:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
             try:
-                self.proc.wait(timeout=60)
+                self.proc.wait(timeout=300)  # a guard against a hang only
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self._tee.join()
+        self.proc.stderr.close()
         self._log.close()
         return self.proc.returncode
 
@@ -137,14 +155,22 @@ async def _call(c, tool: str, args: dict, rec: dict) -> dict | None:
     return r.structured_content
 
 
-async def _worker(url: str, client: int, deadline: float, write_share: float, rec: dict, seed: int) -> None:
+async def _worker(url: str, client: int, deadline: float, write_share: float, rec: dict, seed: int,
+                  min_calls: int = 0) -> None:
     from mcp import Client
 
     rng = random.Random(seed * 1000 + client)
     known = ["user", "Maria"]
     n = 0
+
+    def more() -> bool:
+        """Until the deadline, and on until this client has made ``min_calls``
+        calls of each tool (so that a slow machine still exercises them all)."""
+        return time.monotonic() < deadline or any(
+            len(rec["latency"].get(t, ())) < min_calls for t in ("add_memory", *READS))
+
     async with Client(url) as c:
-        while time.monotonic() < deadline:
+        while more():
             if rng.random() < write_share:
                 name = marker_name(client, n)
                 city = CITIES[n % len(CITIES)]
@@ -173,13 +199,14 @@ async def _worker(url: str, client: int, deadline: float, write_share: float, re
                     await _call(c, tool, {"subject": who}, rec)
 
 
-async def _load(url: str, clients: int, seconds: float, write_share: float, seed: int) -> tuple[list[dict], float]:
+async def _load(url: str, clients: int, seconds: float, write_share: float, seed: int,
+                min_calls: int = 0) -> tuple[list[dict], float]:
     recs = [{"latency": {}, "errors": [], "writes": []} for _ in range(clients)]
     t0 = time.monotonic()
     deadline = t0 + seconds
     async with anyio.create_task_group() as tg:
         for i in range(clients):
-            tg.start_soon(_worker, url, i, deadline, write_share, recs[i], seed)
+            tg.start_soon(_worker, url, i, deadline, write_share, recs[i], seed, min_calls)
     return recs, time.monotonic() - t0
 
 
@@ -230,7 +257,10 @@ async def _verify(url: str, writes: list[dict], workers: int = 8) -> dict:
 
 
 def run(seconds: float = 60, clients: int = 8, db: str | None = None, *, write_share: float = 0.3,
-        engine: str | None = None, seed: int = 0, port: int | None = None) -> dict:
+        engine: str | None = None, seed: int = 0, port: int | None = None, min_calls: int = 0) -> dict:
+    """``min_calls``: each client goes on past ``seconds`` until it has made
+    that many calls of each tool (the test uses it: its assertions must not
+    depend on how fast the machine is)."""
     tmp = tempfile.mkdtemp(prefix="mcp_load_")
     db = db or os.path.join(tmp, "load.db")
     log = Path(tmp) / "server.log"
@@ -239,7 +269,7 @@ def run(seconds: float = 60, clients: int = 8, db: str | None = None, *, write_s
     try:
         startup_s = server.wait_ready()
         anyio.run(_seed, server.url)
-        recs, elapsed = anyio.run(_load, server.url, clients, seconds, write_share, seed)
+        recs, elapsed = anyio.run(_load, server.url, clients, seconds, write_share, seed, min_calls)
         writes = [w for r in recs for w in r["writes"]]
         live = anyio.run(_verify, server.url, writes)
     finally:

@@ -4,6 +4,8 @@ Embedded (LadybugDB or Kùzu), local, no LLM and no network at ingest or query
 time. Start with :class:`Memory`.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from ._errors import (
     DamagedError,
     DatabaseLockedError,
@@ -15,15 +17,36 @@ from ._errors import (
     SchemaVersionError,
 )
 from ._check import Violation
-from ._context import Context, ContextItem
 from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
-from ._recall import Hit
-from ._timeline import plot_timeline
 from ._registry import AttributeRegistry
 from ._types import Entity, Episode, EpisodeResult, Fact
 
+if TYPE_CHECKING:
+    from ._context import Context, ContextItem
+    from ._recall import Hit
+    from ._timeline import plot_timeline
+
 __version__ = "0.1.0"
+
+# Imported on first use (``from midas_graph import Context`` works as ever):
+# ranking pulls in numpy and the recall code, the plot matplotlib, and a CLI
+# call that needs no model should not pay for them (tests/test_cli_imports.py).
+_LAZY = {"Context": "._context", "ContextItem": "._context", "Hit": "._recall", "plot_timeline": "._timeline"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ = [
     "AttributeRegistry",

@@ -45,7 +45,6 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-import networkx as nx
 
 from ._digest import damaged
 from ._errors import EngineError
@@ -238,6 +237,8 @@ def _successors(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], store, ou
 
 
 def _cycles(facts: Sequence[Fact], out: _Report) -> None:
+    import networkx as nx  # on first use: the CLI's reads must stay light
+
     graph = nx.DiGraph()
     graph.add_edges_from((f.id, f.superseded_by) for f in facts if f.superseded_by is not None)
     for comp in nx.strongly_connected_components(graph):
@@ -298,7 +299,7 @@ def _subjects(facts: Sequence[Fact], entities: dict, store, out: _Report) -> Non
 
 
 def _names(entities: dict, store, group_id: str | None, out: _Report) -> None:
-    keys = {k: (g, eid) for k, g, _, eid in store.alias_rows() if group_id is None or g == group_id}
+    keys = {k: (g, eid) for k, g, _, eid in store.alias_rows(verify=False) if group_id is None or g == group_id}
     named: dict[str, set[str]] = defaultdict(set)
     for e in entities.values():
         for name in (e.name, *e.aliases):

@@ -162,6 +162,9 @@ BETWEEN = True
 #: question without a date (one answerable LoCoMo question fewer abstains).
 DATED = True
 _AS_OF = re.compile(r"\bas of\b", re.I)
+#: The context's first line names the question; past this many characters,
+#: by its start (a 2,000-character question would fill a 512-token budget).
+HEADER_CHARS = 200
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -193,6 +196,10 @@ class Context:
     terms: tuple[str, ...] = ()
     budget_tokens: int = 512
     near_misses: list[ContextItem] = field(default_factory=list, repr=False)
+    #: The question was longer than ``MAX_QUERY_CHARS`` (2,000 characters)
+    #: and only its start was ranked (``query`` holds that start; ``reason``
+    #: says so too).
+    query_truncated: bool = False
 
 
 def _words(text: str) -> set[str]:
@@ -447,8 +454,11 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> s
     e = hit.episode
     assert e is not None
     note = f"no longer holds: {outdated}; " if outdated else ""  # provenance stays last
-    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{e.content}\" "
-            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {note}{e.provenance})")
+    # a long episode is shown by the passage recall matched (hit.text), marked as an excerpt
+    said = hit.text if hit.text == e.content else f"…{hit.text}…"
+    part = f"passage {hit.why['passage']} of a {len(e.content):,}-character text; " if "passage" in hit.why else ""
+    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{said}\" "
+            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
@@ -461,7 +471,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
     recaller = mem._recaller()
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
-    header = f"Memory for: {query}"
+    # a long question is named by its start: the lines it asks for need the budget
+    header = f"Memory for: {query if len(query) <= HEADER_CHARS else query[:HEADER_CHARS].rstrip() + ' …'}"
     header_tokens = count_tokens(header) + 1
 
     if info.names and not focus_ids:

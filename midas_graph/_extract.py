@@ -1160,8 +1160,11 @@ class _Extractor:
         for root, prep, dur, text in quals:
             if dur is not None and prep in ("for", ""):
                 if tense in ("perfect", "present", "progressive") and not re.search(r"\bago\b", text.lower()):
-                    vf = _dt.datetime.combine(shift(self.ctx.ref.astimezone(UTC).date(), **{k: -v_ for k, v_ in dur.items()}),
-                                              _dt.time(), tzinfo=UTC)
+                    try:
+                        vf = _dt.datetime.combine(shift(self.ctx.ref.astimezone(UTC).date(), **{k: -v_ for k, v_ in dur.items()}),
+                                                  _dt.time(), tzinfo=UTC)
+                    except (OverflowError, ValueError):  # "for ten years" said in year 3: before the calendar
+                        pass
                 continue
             rng = re.fullmatch(r"(?:between\s+)?(.+?)\s+(?:to|until|till|through|thru|and|-|–)\s+(.+)", text.strip(), re.I)
             if rng is not None and prep in ("from", "between", ""):

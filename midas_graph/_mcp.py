@@ -114,7 +114,13 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
-    """Turn the library's anticipated errors into tool errors (one line)."""
+    """Turn every error of a tool into a one-line tool error. The library's
+    own errors (a :class:`MidasError`; bad input names its field first) keep
+    their message; anything else is a defect of ours, reported with its type
+    and the start of its message (the SDK prefixes the tool: ``Error
+    executing tool as_of: unexpected OverflowError: date value out of
+    range``) and its traceback logged on the server's stderr. The server
+    keeps serving."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> dict[str, Any]:
@@ -124,6 +130,9 @@ def _guarded(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]
             raise
         except (MidasError, ValueError, KeyError, TypeError) as exc:
             raise ToolError(_one_line(exc)) from exc
+        except Exception as exc:  # noqa: BLE001 - reported to the client, logged here
+            logging.getLogger("midas_graph.mcp").exception("tool %s failed", fn.__name__)
+            raise ToolError(f"unexpected {type(exc).__name__}: {_one_line(exc)[:200]}") from exc
 
     return wrapper
 
@@ -575,13 +584,45 @@ def serve(path: str | None, *, http_port: int | None = None, engine: str | None 
     try:
         server = build_server(mem, group_id=group_id, log_level=log_level, keys=grants)
         if http_port is None:
+            _ready(f"MCP over stdio, db {path}")  # what a client writes to stdin now waits for us
             server.run("stdio")
         else:
-            server.run("streamable-http", host=host, port=http_port)
+            import anyio
+
+            anyio.run(_serve_http, server, host, http_port, f"MCP over http://{host}:{http_port}/mcp, db {path}")
     except KeyboardInterrupt:  # Ctrl-C / SIGINT: uvicorn has shut down cleanly; close and exit 0
         pass
     finally:
         mem.close()
+
+
+#: The line ``serve`` writes on stderr once it takes requests (the memory
+#: open, SIGTERM handled, over HTTP the port listening): what a supervisor or
+#: a test waits for instead of sleeping.
+READY = "midas-graph: ready"
+
+
+def _ready(what: str) -> None:
+    import sys
+
+    sys.stderr.write(f"{READY} ({what})\n")
+    sys.stderr.flush()
+
+
+async def _serve_http(server: MCPServer, host: str, port: int, what: str) -> None:
+    """``server.run("streamable-http")``, announcing :data:`READY` once
+    uvicorn listens (it binds after its startup, which installs its signal
+    handlers and restores ours on shutdown)."""
+    import uvicorn
+
+    class Announcing(uvicorn.Server):
+        async def startup(self, sockets=None) -> None:  # type: ignore[override]
+            await super().startup(sockets=sockets)
+            if not self.should_exit:
+                _ready(what)
+
+    app = server.streamable_http_app(host=host)
+    await Announcing(uvicorn.Config(app, host=host, port=port, log_level=server.settings.log_level.lower())).serve()
 
 
 def _on_terminate(mem: Memory, *, stdio: bool) -> None:

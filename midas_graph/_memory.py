@@ -15,7 +15,7 @@ from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, TimeLike, parse_time
-from . import _episodes, _handles
+from . import _handles
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
@@ -40,8 +40,44 @@ def _reads(fn):
     return read
 
 
+class _LazyModule:
+    """A sibling module imported on first use: text ingest (spaCy patterns,
+    numpy) costs a CLI call that only reads or writes typed facts nothing."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        import importlib
+
+        return getattr(importlib.import_module(self._name, __package__), attr)
+
+
+_episodes: Any = _LazyModule("._episodes")
+
+
 def new_id() -> str:
     return str(uuid.uuid4())
+
+
+#: Work per request is bounded: a query to :meth:`Memory.recall` or
+#: :meth:`Memory.context` longer than this many characters is cut to its
+#: start (at a word boundary when one is near) before anything ranks it, and
+#: the result says so (``query_truncated``). A question is rarely longer than
+#: a few hundred; a pasted document is not a question (docs/recall.md).
+MAX_QUERY_CHARS = 2000
+
+
+def _bounded_query(query: str) -> tuple[str, bool]:
+    """``query``, or its first :data:`MAX_QUERY_CHARS` characters (back to
+    the last whitespace within the last tenth) and whether it was cut."""
+    if len(query) <= MAX_QUERY_CHARS:
+        return query, False
+    head = query.lstrip()[:MAX_QUERY_CHARS + 1]
+    if len(head) <= MAX_QUERY_CHARS:  # it was long only by its leading whitespace
+        return head, False
+    cut = max(head.rfind(c, MAX_QUERY_CHARS * 9 // 10) for c in " \n\t\r")
+    return (head[:cut] if cut > 0 else head[:MAX_QUERY_CHARS]).rstrip(), True
 
 
 def _text(value: Any, field: str, *, allow_none: bool = False) -> str | None:
@@ -384,6 +420,11 @@ class Memory:
         new UUID; an id the group already uses is an error). Episode ids are
         per group: another group may use the same id, and nothing here says
         whether one does.
+
+        ``content`` may be of any length: a long text (a pasted document) is
+        stored verbatim and recall indexes all of it by passages, but facts
+        are extracted from its first ``_episodes.EXTRACT_CHARS`` (100,000)
+        characters only (docs/recall.md, "Long episodes").
         """
         self._writable()
         item = _own_id(_episodes.validate(
@@ -607,6 +648,7 @@ class Memory:
         the rest rank by the cosine of MiniLM name embeddings alone.
         ``near`` (an entity id): that entity, then the entities one current
         fact away from it (either direction), then the rest, each in score order.
+        A query longer than :data:`MAX_QUERY_CHARS` is ranked by its start.
         """
         import re
 
@@ -618,6 +660,7 @@ class Memory:
             raise InvalidInputError("k", "must be a positive integer")
         if near is not None:
             _text(near, "near")
+        query = _bounded_query(query)[0]
         ents = self._store.entities(group_id)
         if not ents:
             return []
@@ -677,7 +720,7 @@ class Memory:
             self._nli_obj = default_nli()
         return self._nli_obj
 
-    def _episodes(self) -> _episodes.Ingest:
+    def _episodes(self) -> Any:
         if self._ingest is None:
             self._ingest = _episodes.Ingest(self)
         return self._ingest
@@ -705,6 +748,8 @@ class Memory:
         telling a time when it asks when (docs/recall.md); each hit says which
         rankers found it and which bonuses it got (``why``). ``include_past=True`` also ranks beliefs that no longer
         hold at ``valid_at`` (superseded or ended), as held at ``known_at``.
+        A query longer than :data:`MAX_QUERY_CHARS` (2,000 characters) is
+        ranked by its start alone, and every hit says so (``query_truncated``).
         """
         _text(query, "query")
         if not isinstance(k, int) or isinstance(k, bool) or k < 1:
@@ -712,9 +757,15 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
-        return self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
+        query, cut = _bounded_query(query)
+        hits = self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
                                        speaker=speaker, explicit_valid=t is not None,
                                        include_past=bool(include_past))
+        if cut:
+            from dataclasses import replace
+
+            hits = [replace(h, query_truncated=True) for h in hits]
+        return hits
 
     @_reads
     def context(
@@ -733,7 +784,10 @@ class Memory:
         ``abstain`` is True, with a ``reason``, when the entity or attribute
         asked about is not grounded in what the memory holds (no near-miss
         lines are handed over). Superseded beliefs appear only for questions
-        about the past or about change, marked as such.
+        about the past or about change, marked as such. A question longer
+        than :data:`MAX_QUERY_CHARS` (2,000 characters) is answered from its
+        start alone: ``query_truncated`` is True, ``query`` holds that start
+        and ``reason`` says so.
         """
         from ._context import assemble
 
@@ -743,8 +797,15 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
-        return assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
-                        group_id=group_id, speaker=speaker, explicit_valid=t is not None)
+        query, cut = _bounded_query(query)
+        ctx = assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
+                       group_id=group_id, speaker=speaker, explicit_valid=t is not None)
+        if cut:
+            from dataclasses import replace
+
+            note = f"the question was cut to its first {len(query):,} characters"
+            ctx = replace(ctx, query_truncated=True, reason=f"{ctx.reason}; {note}" if ctx.reason else note)
+        return ctx
 
     def guard_reliance(self, items: Iterable[Any], use: str, *, approved: Iterable[str] = ()) -> GuardDecision:
         """Which memories may back ``use``: ``"planning"`` (anything may) or
@@ -841,29 +902,48 @@ class Memory:
         return {k: self._store.count(k, group_id) for k in ("Entity", "Fact", "Episode")}
 
     # -- internals ---------------------------------------------------------------
-    def _restore(self, entities: Sequence[Entity], versions: Sequence[Fact]) -> int:
-        """Insert exported entities and versions verbatim, in one transaction."""
+    def _restore(self, dump) -> dict[str, int]:
+        """Write a parsed export (:class:`midas_graph._io.Dump`) verbatim, in
+        one transaction: its references are checked first (a row naming
+        what is in neither the file nor the memory is refused, with its
+        line, and nothing is written); rows already stored are skipped.
+        Returns what was written, counted in the database before and after."""
+        from ._errors import EngineError
+
         self._writable()
-        with self._store.transaction():
-            have = self._store.entity_names([e.id for e in entities])
-            self._store.create_entities([e for e in entities if e.id not in have])
-            have.update((e.id, e.name) for e in entities)
-            missing = {f.subject_id for f in versions} - set(have)
-            missing -= set(self._store.entity_names(sorted(missing)))
-            if missing:
-                raise InvalidInputError(
-                    "subject_id", f"{len(missing)} fact rows name entities absent from the file and "
-                    f"the memory (e.g. {sorted(missing)[0]!r})",
-                )
-            restored = 0
+        store = self._store
+        labels = {"entities": "Entity", "aliases": "Alias", "episodes": "Episode",
+                  "versions_restored": "Fact", "fact_vectors": "FactVector"}
+        with store.transaction():
+            dump.check_references(store)
+            before = {k: store.count(label) for k, label in labels.items()}
+            entities = [e for _, e, _ in dump.entities]
+            if dump.header is None:  # an export without name keys: derive them (first come, first served)
+                have = store.existing("Entity", [e.id for e in entities])
+                store.create_entities([e for e in entities if e.id not in have])
+            else:
+                store.restore_entities(entities, {e.id: v for _, e, v in dump.entities if v is not None})
+                store.restore_aliases([a for _, a in dump.aliases])
+            store.restore_episodes([x[1:] for x in dump.episodes])
+            versions = [f for _, f in dump.facts]
+            expected = 0
             for start in range(0, len(versions), 5000):
-                restored += self._store.restore_versions(versions[start:start + 5000])
-            self._store.link_successors()
-            self._store.rebuild_slots()
-            for f in versions:
-                self._clock.observe(f.expired_at or f.recorded_at)
-            self._store.set_meta("last_tx", self._clock.now().isoformat())
-        return restored
+                expected += store.restore_versions(versions[start:start + 5000])
+            store.restore_fact_vectors({i: v for _, i, v in dump.fact_vectors})
+            store.link_successors()
+            store.rebuild_slots()
+            written = {k: store.count(label) - before[k] for k, label in labels.items()}
+            if written["versions_restored"] != expected:  # never report what was not written
+                raise EngineError(f"import wrote {written['versions_restored']} of {expected} new fact versions; "
+                                  "nothing was imported")
+            times = [t for f in versions for t in (f.recorded_at, f.expired_at)]
+            times += [ep.recorded_at for _, ep, *_ in dump.episodes] + [e.created_at for e in entities]
+            for t in times:
+                self._clock.observe(t)
+            store.set_meta("last_tx", self._clock.now().isoformat())
+        if self._ingest is not None:  # entities it resolves names against may be new
+            self._ingest.index.forget()
+        return written
 
     def _facts(self, subject, attribute, group_id, *, valid_at=None, known_at=None) -> list[Fact]:
         _text(group_id, "group_id")

@@ -27,6 +27,7 @@ Facts stored without a vector (``add_fact``) are embedded at build time.
 from __future__ import annotations
 
 import datetime as _dt
+import hashlib
 import math
 import re
 import threading
@@ -37,7 +38,7 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from ._query import QueryInfo, analyze
-from ._store import alias_key, sentence_documents
+from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
 
 RRF_K = 60
@@ -193,7 +194,7 @@ class Hit:
 
     kind: Literal["fact", "episode"]
     id: str
-    text: str
+    text: str                     # a fact's sentence; an episode's content (a long one's: the passage that matched)
     score: float
     fact: Fact | None
     episode: Episode | None
@@ -201,6 +202,26 @@ class Hit:
     source_name: str | None       # that episode's name
     time: _dt.datetime            # valid_from of a fact, reference_time of an episode
     why: dict = field(default_factory=dict)  # ranker -> rank (1 = best), and the fused parts
+    #: The query was longer than ``MAX_QUERY_CHARS`` (2,000 characters) and
+    #: only its start was ranked (set on every hit of that recall).
+    query_truncated: bool = False
+
+
+@dataclass(frozen=True)
+class _Passages:
+    """A long episode as recall indexes it (``_store.is_long``): a digest of
+    its content, the spans of its passages (``_store.passage_spans``) and
+    the BM25 terms of each. BM25 ranks the passages, and an episode scores
+    as its best passage; the first PASSAGE_VECTORS of them have the
+    episode's sentence vectors, in the same order."""
+
+    digest: bytes
+    spans: list[tuple[int, int]]
+    tokens: list[list[str]]
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
 @dataclass
@@ -221,6 +242,10 @@ class _Index:
     times: np.ndarray = field(default_factory=lambda: np.zeros(0))
     #: per row, whether an episode tells a time ("yesterday", "in May"; False for a fact)
     timed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: per row, a long episode's passages (None: the row is one BM25 document)
+    passages: list[_Passages | None] = field(default_factory=list)
+    #: the row of each BM25 document, non-decreasing (None: one document per row)
+    doc_rows: np.ndarray | None = None
     _idf: dict[str, float] | None = field(default=None, repr=False)
     _voiced: dict[str, set[str]] | None = field(default=None, repr=False)
 
@@ -235,9 +260,32 @@ class _Index:
 
     def whole_cosine(self, key: tuple[str, str], v: np.ndarray) -> float | None:
         """One document's cosine with ``v`` by its own vector (not its best
-        sentence's, as :meth:`cosines`); None when it is not in the index."""
+        sentence's, as :meth:`cosines`); None when it is not in the index.
+        A long episode has no vector of the whole (its own reads its first
+        page): its best passage's."""
         r = self.row.get(key)
-        return None if r is None else float(self.matrix[r] @ v)
+        if r is None:
+            return None
+        if self.long(r) and self.sentences[r] is not None and len(self.sentences[r]):  # type: ignore[arg-type]
+            return float(np.max(self.sentences[r] @ v))  # type: ignore[operator]
+        return float(self.matrix[r] @ v)
+
+    def long(self, r: int) -> bool:
+        """Whether row ``r`` is a long episode, indexed by passages."""
+        return r < len(self.passages) and self.passages[r] is not None
+
+    def best_passage(self, r: int, doc_scores: np.ndarray | None, v: np.ndarray) -> int:
+        """The passage of long episode ``r`` that best matches the query:
+        its best BM25 passage, else its most similar passage vector, else the first."""
+        if doc_scores is not None and self.doc_rows is not None:
+            lo, hi = np.searchsorted(self.doc_rows, [r, r + 1])
+            if hi > lo and doc_scores[lo:hi].max() > 0:
+                return int(np.argmax(doc_scores[lo:hi]))
+        m = self.sentences[r]
+        p = self.passages[r]
+        if m is not None and len(m) and p is not None and len(m) <= len(p.spans):  # the first passages
+            return int(np.argmax(m @ v))
+        return 0
 
     def cosines(self, v: np.ndarray) -> np.ndarray:
         """The cosine of every document with ``v``; an episode of several
@@ -313,7 +361,13 @@ class Recaller:
         store = self.mem._store
         facts, episodes = store.group_documents(group_id)
         keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, *_ in episodes]
-        texts = [t or "" for _, t in facts] + [t or "" for _, t, *_ in episodes]
+        # a long episode's text in the index is its first page (what context assembly
+        # reads of a turn); BM25 indexes all of it, by passages
+        texts = [t or "" for _, t in facts] + [
+            episode_document(s or None, c) if is_long(c) else (t or "") for _, t, s, c, _ in episodes]
+        nf = len(facts)
+        digests = {nf + j: _digest(c) for j, (_, _, _, c, _) in enumerate(episodes) if is_long(c)}
+        passages: list[_Passages | None] = [None] * len(keys)
         speakers = {i: alias_key(group_id, s) for i, _, s, *_ in episodes if s}
         times = np.array([math.nan] * len(facts) + [t.timestamp() if t else math.nan for *_, t in episodes])
         timed = np.array([False] * len(facts) + [bool(_TIME_WORDS.search(c)) for _, _, _, c, _ in episodes], dtype=bool)
@@ -327,7 +381,10 @@ class Recaller:
                 j = prev.row.get(key)
                 if j is None:
                     continue
-                same = prev.texts[j] == texts[r]
+                old = prev.passages[j] if j < len(prev.passages) else None
+                same = prev.texts[j] == texts[r] and (old.digest if old else None) == digests.get(r)
+                if same and old is not None:
+                    passages[r] = old
                 if same or key[0] == "fact":  # an episode id may be reused for new content
                     matrix[r] = prev.matrix[j]
                     sentences[r] = prev.sentences[j]
@@ -357,30 +414,59 @@ class Recaller:
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
             commits += self._keep_vectors(missing, "FactVector", "facts embedded", group_id, lambda rows: {
                 keys[r][1]: v for r, v in zip(rows, self._embed_rows(matrix, rows, [texts[r] for r in rows]))})
-        nf = len(facts)
         if unsplit:  # episodes stored before schema version 3: split and embed them once, keep them
             commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences", group_id,
                                           lambda rows: self._embed_sentences(rows, keys, episodes, nf, sentences))
         fresh = [r for r, t in enumerate(tokens) if t is None]
         for r, toks in zip(fresh, _tokenize([texts[r] for r in fresh])):
             tokens[r] = toks
-        bm25 = None
+        self._split_long(episodes, nf, digests, passages)
+        bm25, doc_rows = None, None
         if keys:
             # An episode is indexed for BM25 with the messages around it: a reply
             # ("Yes, adoption agencies!") carries the question's words. On LoCoMo
             # conv-26 one message lifted recall@10 from 0.60 to 0.70 (docs/recall.md);
             # the same for the vectors did not help and blurred abstention.
-            corpus = tokens[:nf] + [
-                tokens[nf + j] + [w for i in range(max(0, j - CONTEXT_TURNS), j) for w in tokens[nf + i]]
-                + [w for i in range(j + 1, min(len(episodes), j + 1 + NEXT_TURNS)) for w in tokens[nf + i]]
-                for j in range(len(episodes))
-            ]
+            # A long episode lends its nearest passage, and is indexed by its passages.
+            def lent(i: int, before: bool) -> list[str]:
+                p = passages[nf + i]
+                if p is None:
+                    return tokens[nf + i]  # type: ignore[return-value]
+                return (p.tokens[-1] if before else p.tokens[0]) if p.tokens else []
+
+            corpus = tokens[:nf]
+            rows = list(range(nf))
+            for j in range(len(episodes)):
+                p = passages[nf + j]
+                if p is not None and p.tokens:
+                    corpus.extend(p.tokens)
+                    rows.extend([nf + j] * len(p.tokens))
+                    continue
+                corpus.append(tokens[nf + j] + [w for i in range(max(0, j - CONTEXT_TURNS), j) for w in lent(i, True)]
+                              + [w for i in range(j + 1, min(len(episodes), j + 1 + NEXT_TURNS))
+                                 for w in lent(i, False)])
+                rows.append(nf + j)
+            if len(rows) != len(keys):
+                doc_rows = np.asarray(rows, dtype=np.int64)
             if any(corpus):
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
         index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
-                       speakers, sentences, voice, times, timed)
+                       speakers, sentences, voice, times, timed, passages=passages, doc_rows=doc_rows)
         return index, commits
+
+    @staticmethod
+    def _split_long(episodes, nf: int, digests: dict[int, bytes], passages: list[_Passages | None]) -> None:
+        """Split the long episodes not carried over from the last index into
+        passages, and tokenise each (one call for all)."""
+        todo = [r for r in digests if passages[r] is None]
+        if not todo:
+            return
+        spans = {r: passage_spans(episodes[r - nf][3]) for r in todo}
+        docs = [document(episodes[r - nf][2] or None, episodes[r - nf][3][a:b]) for r in todo for a, b in spans[r]]
+        toks = iter(_tokenize(docs))
+        for r in todo:
+            passages[r] = _Passages(digests[r], spans[r], [next(toks) for _ in spans[r]])
 
     def _embed_rows(self, matrix: np.ndarray, rows: list[int], texts: list[str]) -> list[bytes]:
         """Embed facts stored without a vector into their ``matrix`` rows."""
@@ -480,20 +566,30 @@ class Recaller:
             ranks["graph"] = {key: r for r, key in enumerate(scored[: CANDIDATES * 2], 1)}
 
         values: dict[str, dict[tuple[str, str], float]] = {}
+        doc_scores: np.ndarray | None = None  # BM25 per document, when long episodes are several
+        vq = (1 - TERM_VECTOR) * qvec + TERM_VECTOR * term_vec if use_terms else qvec
         if idx.keys:
             # one product: the cosine mix is linear in the query vector
-            sims = idx.cosines((1 - TERM_VECTOR) * qvec + TERM_VECTOR * term_vec if use_terms else qvec)
+            sims = idx.cosines(vq)
             n = min(CANDIDATES, len(sims))
             top = np.argpartition(-sims, n - 1)[:n]
             top = top[np.argsort(-sims[top])]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
             values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
             terms = [w for w in _tokenize([query])[0] if idx.bm25 is not None and w in idx.bm25.vocab_dict]
-            if terms:
+            if terms and idx.doc_rows is None:  # one BM25 document per row
                 n = min(CANDIDATES, len(idx.keys))
                 docs, scores = idx.bm25.retrieve([terms], k=n, show_progress=False)
                 ranks["bm25"] = {idx.keys[int(j)]: r for r, (j, s) in enumerate(zip(docs[0], scores[0]), 1) if s > 0}
                 values["bm25"] = {idx.keys[int(j)]: float(s) for j, s in zip(docs[0], scores[0]) if s > 0}
+            elif terms:  # long episodes are several documents: a row scores as its best one
+                doc_scores = idx.bm25.get_scores(terms)
+                per_row = np.zeros(len(idx.keys))
+                np.maximum.at(per_row, idx.doc_rows, doc_scores)
+                found = np.flatnonzero(per_row > 0)
+                top = found[np.argsort(-per_row[found], kind="stable")][:CANDIDATES]
+                ranks["bm25"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
+                values["bm25"] = {idx.keys[j]: float(per_row[j]) for j in top}
 
         fused: dict[tuple[str, str], float] = {}
         if FUSION == "rrf":
@@ -534,8 +630,15 @@ class Recaller:
             spans = [(lo.timestamp(), hi.timestamp() + slack) for lo, hi in info.dates]
             add("date", DATE_WEIGHT, lambda r, i: any(lo <= idx.times[r] < hi for lo, hi in spans))
         ordered = sorted(fused, key=lambda key: -fused[key])[: max(k * 4, 40)]
+        # a long episode is shown by its passage that matched (Hit.text; Hit.episode is all of it)
+        excerpts = {}
+        for key in ordered:
+            r = idx.row.get(key)
+            if key[0] == "episode" and r is not None and idx.long(r):
+                j = idx.best_passage(r, doc_scores, vq)
+                excerpts[key] = (j, *idx.passages[r].spans[j])  # type: ignore[union-attr]
         return self._materialise(ordered, fused, ranks, bonus, subgraph_facts, valid_at, known_at, k,
-                                 explicit_valid, include_past, group_id)[:k]
+                                 explicit_valid, include_past, group_id, excerpts)[:k]
 
     def resolve_names(self, names, group_id: str) -> list[str]:
         store = self.mem._store
@@ -575,7 +678,7 @@ class Recaller:
         return ids
 
     def _materialise(self, ordered, fused, ranks, extra, known_facts, valid_at, known_at, k, explicit_valid,
-                     include_past, group_id) -> list[Hit]:
+                     include_past, group_id, excerpts=None) -> list[Hit]:
         store = self.mem._store
         fact_ids = [i for kind, i in ordered if kind == "fact" and i not in known_facts]
         facts = dict(known_facts)
@@ -611,6 +714,10 @@ class Recaller:
                     continue
                 time, text, fact, episode = ep.reference_time, ep.content, None, ep
                 source, source_name = ep.id, ep.name
+                if excerpts and key in excerpts:  # a long episode: the passage that matched
+                    j, a, b = excerpts[key]
+                    text = ep.content[a:b]
+                    why["passage"] = j + 1
             score = fused[key]
             if span:
                 bonus = RECENCY_BONUS * (time - oldest).total_seconds() / span

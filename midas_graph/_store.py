@@ -237,11 +237,97 @@ def sentence_documents(who: str | None, text: str | None) -> list[str]:
     """The sentences of an episode as recall embeds them one by one (each a
     :func:`document`), or none when the text is under SPLIT_MIN_WORDS words
     or has fewer than two sentences of two words or more: a sentence's own
-    vector is not blurred by the rest of a long turn (docs/recall.md)."""
+    vector is not blurred by the rest of a long turn (docs/recall.md).
+    A long episode (:func:`is_long`) is embedded by passages instead: its
+    first PASSAGE_VECTORS passages (:func:`passage_spans`)."""
+    if is_long(text):
+        return passage_documents(who, text or "")[:PASSAGE_VECTORS]
     if len((text or "").split()) < SPLIT_MIN_WORDS:
         return []
     parts = [p for p in _SENTENCE_BREAK.split(text or "") if len(p.split()) >= 2]
     return [document(who, p) for p in parts] if len(parts) > 1 else []
+
+
+#: An episode longer than this many characters is *long* (a pasted document,
+#: a transcript): recall indexes it by passages, BM25 and vectors alike, and
+#: its own vector reads its first LONG_EPISODE_CHARS characters (MiniLM reads
+#: 256 tokens at most, some 1,000 characters, so every shorter episode's
+#: vector is what it was). No LoCoMo turn is longer than 454 characters.
+LONG_EPISODE_CHARS = 8_000
+#: Words per passage of a long episode: consecutive sentences packed up to
+#: this many words (a longer sentence is cut into windows of this many words),
+#: about 130 MiniLM tokens, inside the model's 256-token window.
+PASSAGE_WORDS = 100
+#: Passages of one long episode that get a vector: the first ones (about
+#: 25,000 words, some 150 KB of English). Embedding costs about as much per
+#: word as parsing (1 MB of chat took 87 s to add with 1,000 passage vectors,
+#: 31-50 s with 256, on a busy 2-core machine: eval/bench_long.py); BM25 indexes every passage,
+#: so a sentence past these is still found by its words, not by its meaning
+#: (docs/recall.md, "Long episodes").
+PASSAGE_VECTORS = 256
+_WORD = re.compile(r"\S+")
+
+
+def is_long(text: str | None) -> bool:
+    """Whether an episode is indexed by passages (see LONG_EPISODE_CHARS)."""
+    return text is not None and len(text) > LONG_EPISODE_CHARS
+
+
+def episode_document(who: str | None, text: str | None) -> str:
+    """What an episode's own vector is computed from: its :func:`document`,
+    with a long text cut to its first LONG_EPISODE_CHARS characters (the
+    model reads no further; the tokenizer need not read megabytes)."""
+    if is_long(text):
+        text = (text or "")[:LONG_EPISODE_CHARS]
+    return document(who, text)
+
+
+def passage_spans(text: str, words: int | None = None) -> list[tuple[int, int]]:
+    """``(start, end)`` of each passage of ``text``: its sentences (as
+    :data:`_SENTENCE_BREAK` cuts them) packed in order into passages of at
+    most ``words`` words (PASSAGE_WORDS); a sentence of more words is cut
+    into windows of that many. ``text[start:end]`` is the passage, verbatim."""
+    words = words or PASSAGE_WORDS
+    spans: list[tuple[int, int]] = []
+    start, end, count = -1, -1, 0
+
+    def segments():
+        pos = 0
+        for m in _SENTENCE_BREAK.finditer(text):
+            yield pos, m.start()
+            pos = m.end()
+        yield pos, len(text)
+
+    for s, e in segments():
+        if e <= s:
+            continue
+        n = len(text[s:e].split()) if e - s <= 20 * words else words + 1
+        if n == 0:
+            continue
+        if count and count + n > words:
+            spans.append((start, end))
+            count = 0
+        if n > words:  # one long sentence (or a text without breaks): windows of words
+            window: list[tuple[int, int]] = []
+            for m in _WORD.finditer(text, s, e):
+                window.append(m.span())
+                if len(window) == words:
+                    spans.append((window[0][0], window[-1][1]))
+                    window = []
+            if window:
+                start, end, count = window[0][0], window[-1][1], len(window)
+            continue
+        if not count:
+            start = s
+        end, count = e, count + n
+    if count:
+        spans.append((start, end))
+    return spans
+
+
+def passage_documents(who: str | None, text: str) -> list[str]:
+    """The passages of a text (:func:`passage_spans`), each a :func:`document`."""
+    return [document(who, text[s:e]) for s, e in passage_spans(text)]
 
 
 def fact_document(subject: str, attribute: str, value: Any, text: str | None) -> str:
@@ -388,6 +474,7 @@ class Store:
         self._signature = self._files_signature()
         self._db, self._conn = self._open()
         self._lock = threading.RLock()
+        self._readers_lock = threading.Lock()  # the list of read connections (see q)
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
         self._local = threading.local()
@@ -528,13 +615,23 @@ class Store:
                     raise EngineError(self._failure) from exc
         reader = getattr(self._local, "reader", None)
         if reader is None or reader.closed:
-            with self._lock:
+            # Not under the write lock: a thread's first read (an MCP worker
+            # thread's) must not wait for a write transaction in progress.
+            with self._readers_lock:
                 if self._db is None:
                     raise EngineError("engine error: the database is closed")
                 reader = _Conn(self.engine, self._lib.Connection(self._db))
                 self._readers.append(reader)
             self._local.reader = reader
         return reader.run(cypher, params)
+
+    @contextmanager
+    def writes_paused(self) -> Iterator[None]:
+        """Hold off this process's writers to the database (they wait), while
+        reads go on: a reader that makes several queries (an export) sees one
+        committed state throughout."""
+        with self._lock:
+            yield
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -607,7 +704,7 @@ class Store:
         Raises :class:`EngineError` (once) when the file system refused a
         write, then or before; the database then opens again, with every
         acknowledged write, once there is space."""
-        with self._lock:
+        with self._lock, self._readers_lock:
             if getattr(self, "_db", None) is None:
                 return
             for reader in self._readers:
@@ -1276,7 +1373,7 @@ class Store:
 
     def count(self, label: str, group_id: str | None = None) -> int:
         """How many nodes of a kind, in the database or in one group (a scan)."""
-        if label not in ("Fact", "Entity", "Episode"):
+        if label not in _PRIMARY_KEYS:
             raise ValueError(label)
         if group_id is None:
             return int(self.q(f"MATCH (n:{label}) RETURN count(n)")[0][0])
@@ -1334,14 +1431,20 @@ class Store:
             keys = list(slots)[start:start + 5000]
             self.apply(Plan(slots={k: slots[k] for k in keys}))
 
-    def _create_facts(self, facts: Sequence[Fact]) -> None:
+    def _create_facts(self, facts: Sequence[Fact], episodes: set[tuple[str, str]] | None = None) -> None:
         """Create fact versions with their HAS_FACT (and OBJECT, FROM_EPISODE)
         edges in one statement per shape: the subject is matched by key from
         a small row map, the properties come from column lists by index.
-        (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)"""
+        (Matching the new Fact node afterwards scans the table on Kùzu 0.11.)
+        ``episodes``: when given, only a version whose (group, episode id) is
+        in it gets its FROM_EPISODE edge (the others keep ``episode_id``
+        without one: an episode that was removed); by default every version
+        with an ``episode_id`` is linked, and one whose episode is missing is
+        not written."""
         groups: dict[tuple[bool, bool], list[Fact]] = {}
         for f in facts:
-            groups.setdefault((f.object_id is not None, f.episode_id is not None), []).append(f)
+            linked = f.episode_id is not None and (episodes is None or (f.group_id, f.episode_id) in episodes)
+            groups.setdefault((f.object_id is not None, linked), []).append(f)
         for (has_object, has_episode), group in groups.items():
             match = "UNWIND $rows AS r MATCH (e:Entity {id: r.s})"
             path = "(e)-[:HAS_FACT]->(f:Fact {%s})"
@@ -1380,16 +1483,21 @@ class Store:
 
     def restore_versions(self, facts: Sequence[Fact]) -> int:
         """Insert exported versions verbatim (import of an export); skip vids
-        already present. Call :meth:`link_successors` once all are in."""
+        already present. A version whose episode is not stored (it was
+        removed) keeps its ``episode_id`` without a FROM_EPISODE edge; its
+        subject (and object) entity must exist. Call :meth:`link_successors`
+        once all are in."""
         if not facts:
             return 0
-        present = {
-            r[0] for r in self.q(
-                "UNWIND $v AS x MATCH (f:Fact {vid: x}) RETURN f.vid", {"v": [f.vid for f in facts]}
-            )
-        }
+        present = self.existing("Fact", [f.vid for f in facts])
         fresh = [f for f in facts if f.vid not in present]
-        self.apply(Plan(inserts=fresh))
+        by_group: dict[str, set[str]] = {}
+        for f in fresh:
+            if f.episode_id is not None:
+                by_group.setdefault(f.group_id, set()).add(f.episode_id)
+        episodes = {(g, i) for g, ids in by_group.items() for i in self.episode_keys(g, sorted(ids))}
+        if fresh:
+            self._create_facts(fresh, episodes)
         return len(fresh)
 
     def link_successors(self) -> None:
@@ -1399,6 +1507,139 @@ class Store:
             "AND NOT EXISTS { MATCH (a)-[:SUPERSEDED_BY]->(:Fact) } "
             "MATCH (b:Fact {vid: a.superseded_by + ':1'}) CREATE (a)-[:SUPERSEDED_BY]->(b)"
         )
+
+    # -- export and import (midas_graph._io) ----------------------------------------
+    def existing(self, label: str, keys: Sequence[str]) -> set[str]:
+        """The primary keys among ``keys`` that are stored in table ``label``
+        (Entity and Episode ids, Fact vids, Alias keys, FactVector ids)."""
+        column = _PRIMARY_KEYS[label]
+        keys = list(dict.fromkeys(keys))
+        out: set[str] = set()
+        for start in range(0, len(keys), 5000):
+            out.update(r[0] for r in self.q(f"UNWIND $k AS x MATCH (n:{label} {{{column}: x}}) RETURN n.{column}",
+                                            {"k": keys[start:start + 5000]}))
+        return out
+
+    def count_beliefs(self) -> int:
+        """How many beliefs (distinct fact ids) the database holds."""
+        return int(self.q("MATCH (f:Fact) RETURN count(DISTINCT f.id)")[0][0])
+
+    def fact_episode_ids(self) -> list[tuple[str, str]]:
+        """(episode id, group id) of every episode a version names, as its
+        source or as the episode that expired it (stored or not)."""
+        rows = self.q("MATCH (f:Fact) WHERE f.episode_id IS NOT NULL RETURN DISTINCT f.episode_id, f.group_id")
+        rows += self.q("MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL "
+                       "RETURN DISTINCT f.expired_by_episode, f.group_id")
+        return sorted({(i, g) for i, g in rows})
+
+    def export_entities(self) -> list[tuple[Entity, str | None]]:
+        """Every entity with its stored name embedding (base64 text), by id,
+        checked against its digest: a damaged row raises
+        :class:`~midas_graph.DamagedError`."""
+        columns = (*_ENTITY_COLUMNS, "digest", "name_embedding")
+        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        damage: list[_digest.Damage] = []
+        out = self._checked("Entity", rows, columns, damage, lambda r: (row_to_entity(r), r[-1]))
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+        return out
+
+    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
+        """Every episode, by stored key (:func:`episode_key`), as
+        ``(episode, key, embedding, sentence embeddings, mentioned entity
+        ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
+        episode may be megabytes)."""
+        ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "embedding", "sentence_embeddings")
+        damage: list[_digest.Damage] = []
+        for start in range(0, len(ids), batch):
+            chunk = ids[start:start + batch]
+            rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_returning('p', columns)}",
+                          {"ids": chunk})
+            if self._checked("Episode", rows, columns, damage, lambda r: r) == []:
+                continue  # damaged (named at the end), or an empty chunk
+            mentions: dict[str, list[str]] = {}
+            for pid in chunk:  # one walk each: a chained UNWIND walk scans on this engine
+                mentions[pid] = sorted(r[0] for r in self.q(
+                    "MATCH (p:Episode {id: $id})-[:MENTIONS]->(e:Entity) RETURN e.id", {"id": pid}))
+            by_id = {r[0]: r for r in rows}
+            for pid in chunk:
+                r = by_id[pid]
+                yield row_to_episode(r[:len(_EPISODE_COLUMNS)]), pid, r[-2], r[-1], mentions[pid]
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+
+    def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
+        """Every stored fact vector: (fact id, base64 text), by id."""
+        ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+        for start in range(0, len(ids), batch):
+            rows = self.q("UNWIND $ids AS x MATCH (v:FactVector {id: x}) RETURN v.id, v.embedding",
+                          {"ids": ids[start:start + batch]})
+            yield from sorted((i, v) for i, v in rows if v is not None)
+
+    def restore_entities(self, entities: Sequence[Entity], vectors: dict[str, str | None]) -> int:
+        """Create exported entities verbatim (``vectors``: name embeddings as
+        base64 text, by id) without name keys (see :meth:`restore_aliases`);
+        skip ids already present. Returns how many were created."""
+        present = self.existing("Entity", [e.id for e in entities])
+        fresh = [e for e in entities if e.id not in present]
+        if fresh:
+            columns = {
+                "id": [e.id for e in fresh], "group_id": [e.group_id for e in fresh],
+                "name": [e.name for e in fresh], "aliases": [list(e.aliases) for e in fresh],
+                "kind": [e.kind for e in fresh], "summary": [e.summary for e in fresh],
+                "created_at": [to_db(e.created_at) for e in fresh],
+            }
+            columns["digest"] = _digest.digests("entity/1", _digest.ENTITY_FIELDS, columns)
+            self._create_columnar("Entity", {"name_embedding": [vectors.get(e.id) for e in fresh], **columns})
+        return len(fresh)
+
+    def restore_aliases(self, rows: Sequence[tuple[str, str, str, str]]) -> int:
+        """Create exported name keys ``(key, group_id, alias, entity_id)``
+        verbatim; a key already present keeps pointing where it points."""
+        present = self.existing("Alias", [k for k, *_ in rows])
+        fresh = [r for r in rows if r[0] not in present]
+        if fresh:
+            columns = {
+                "key": [k for k, *_ in fresh], "group_id": [g for _, g, _, _ in fresh],
+                "alias": [a for _, _, a, _ in fresh], "entity_id": [e for *_, e in fresh],
+            }
+            columns["digest"] = _digest.digests("alias/1", _digest.ALIAS_FIELDS, columns)
+            self._create_columnar("Alias", columns)
+        return len(fresh)
+
+    def restore_episodes(self, episodes: Sequence[tuple[Episode, str, str | None, str | None, Sequence[str]]]) -> int:
+        """Create exported episodes verbatim, each ``(episode, stored key,
+        embedding, sentence embeddings, mentioned entity ids)`` with vectors
+        as base64 text, and their MENTIONS edges; skip an episode its group
+        already holds. One whose key another group holds here is stored
+        under :func:`episode_key`, as :meth:`create_episode` does."""
+        by_group: dict[str, list[str]] = {}
+        for ep, *_ in episodes:
+            by_group.setdefault(ep.group_id, []).append(ep.id)
+        held = {(g, i) for g, ids in by_group.items() for i in self.episode_keys(g, ids)}
+        fresh = [x for x in episodes if (x[0].group_id, x[0].id) not in held]
+        taken = self.existing("Episode", [k for _, k, *_ in fresh])
+        for ep, key, emb, sent, mentions in fresh:
+            if key in taken:
+                key = episode_key(ep.group_id, ep.id)
+            self.q(
+                "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
+                "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
+                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
+                {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+                 "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
+                 "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent,
+                 "dg": episode_digest(ep, key)},
+            )
+            self.link_mentions(key, list(mentions))
+        return len(fresh)
+
+    def restore_fact_vectors(self, vectors: dict[str, str]) -> int:
+        """Create exported fact vectors (base64 text by fact id); skip ids already present."""
+        present = self.existing("FactVector", list(vectors))
+        fresh = {k: v for k, v in vectors.items() if k not in present}
+        if fresh:
+            self._create_columnar("FactVector", {"id": list(fresh), "embedding": list(fresh.values())})
+        return len(fresh)
 
     def _link(self, links: Sequence[tuple[str, str]]) -> None:
         """SUPERSEDED_BY edges run from a version to the first version of its successor."""
@@ -1413,9 +1654,19 @@ class Store:
 
 
     # -- integrity reads (Memory.check) -------------------------------------------
-    def alias_rows(self) -> list[tuple[str, str, str, str]]:
-        """Every name key: (key, group_id, alias, entity_id)."""
-        return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+    def alias_rows(self, *, verify: bool = True) -> list[tuple[str, str, str, str]]:
+        """Every name key: (key, group_id, alias, entity_id). ``verify``
+        (export): checked against their digests, a damaged row raises
+        :class:`~midas_graph.DamagedError`; ``check()`` reads with
+        ``verify=False``."""
+        if not verify:
+            return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+        columns = ("key", "group_id", "alias", "entity_id", "digest")
+        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest")
+        damage: list[_digest.Damage] = []
+        out = self._checked("Alias", rows, columns, damage, lambda r: tuple(r[:4]))
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+        return out
 
     def episode_groups(self) -> dict[str, set[str]]:
         """Episode id (as clients know it) -> the groups that hold an
@@ -1449,6 +1700,10 @@ class Store:
         }
         return [(a, b) for a, b in self.q(shapes[rel])]
 
+
+#: The primary key column of each node table.
+_PRIMARY_KEYS = {"Fact": "vid", "Entity": "id", "Episode": "id", "Alias": "key", "FactVector": "id",
+                 "Slot": "key", "Meta": "key"}
 
 #: Where each kind of stored vector lives: (table, column).
 _VECTOR_COLUMNS = {

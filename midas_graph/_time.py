@@ -22,6 +22,9 @@ Clock = Callable[[], _dt.datetime]
 #: The open end of an interval as stored (naive UTC, the engine's TIMESTAMP).
 FOREVER = _dt.datetime(9999, 12, 31, 23, 59, 59)
 FOREVER_UTC = FOREVER.replace(tzinfo=UTC)
+#: The times accepted on input, in UTC: from the first instant of year 1 up
+#: to, not including, :data:`FOREVER` (the stored open end).
+RANGE_TEXT = "0001-01-01T00:00:00Z to 9999-12-31T23:59:58.999999Z"
 
 
 def system_clock() -> _dt.datetime:
@@ -52,11 +55,18 @@ def parse_time(value: TimeLike | None, field: str) -> _dt.datetime | None:
         raise InvalidInputError(
             field, f"expected a datetime, date or ISO-8601 string, got {type(value).__name__}"
         )
-    if dt.tzinfo is None:
+    try:
+        offset = dt.utcoffset()
+    except (ValueError, TypeError, OverflowError) as exc:  # a tzinfo that cannot say its offset
+        raise InvalidInputError(field, f"{value!r} has an unusable time zone ({exc})") from None
+    if offset is None:  # naive, or a tzinfo without an offset: UTC
         dt = dt.replace(tzinfo=UTC)
-    dt = dt.astimezone(UTC)
+    try:
+        dt = dt.astimezone(UTC)
+    except OverflowError:  # 0001-01-01T00:00+01:00, 9999-12-31T20:00-05:00: before year 1 or after 9999 in UTC
+        raise InvalidInputError(field, f"{value!r} is outside the supported range ({RANGE_TEXT})") from None
     if dt >= FOREVER_UTC:
-        raise InvalidInputError(field, f"{value!r} is beyond the supported range")
+        raise InvalidInputError(field, f"{value!r} is outside the supported range ({RANGE_TEXT})")
     # The engine stores microseconds; keep exactly what will round-trip.
     return dt
 

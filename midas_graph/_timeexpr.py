@@ -242,8 +242,17 @@ def resolve(text: str, ref: _dt.datetime, direction: int = 0) -> TimeRef | None:
     """Resolve one time expression against ``ref`` (aware; converted to UTC).
 
     ``direction``: -1 past, +1 future, 0 nearest (see the module docstring).
-    Returns ``None`` when the text is not a placeable time expression.
+    Returns ``None`` when the text is not a placeable time expression, and
+    when it would fall outside the calendar (years 1 to 9999: "next year"
+    said in 9999).
     """
+    try:
+        return _resolve_at(text, ref, direction)
+    except (OverflowError, ValueError):  # before year 1 or after 9999
+        return None
+
+
+def _resolve_at(text: str, ref: _dt.datetime, direction: int) -> TimeRef | None:
     if ref.tzinfo is None:
         ref = ref.replace(tzinfo=UTC)
     ref_day = ref.astimezone(UTC).date()

@@ -204,7 +204,7 @@ def import_(
     group: str = typer.Option("default", help="Group of plain rows that name none."),
     batch_size: int = typer.Option(20_000, min=1, help="Facts per transaction."),
 ) -> None:
-    """Import JSONL: restore an export verbatim, or add plain fact rows."""
+    """Import JSONL: restore an export verbatim (every row checked first), or add plain fact rows; print what was written."""
     fp = sys.stdin if file == "-" else _open(file)
     with fp, _memory() as mem:
         report = _io.import_rows(mem, _io.read_jsonl(fp, file), group_id=group, batch_size=batch_size)
@@ -222,7 +222,7 @@ def _open(file: str):
 def export(
     output: Optional[str] = typer.Option(None, "-o", "--output", help="File to write (default stdout)."),
 ) -> None:
-    """Write every stored version (and entity) as JSONL."""
+    """Write the whole memory as JSONL: entities, names, episodes, every version, vectors (docs/export.md)."""
     with _memory() as mem:
         if output is None:
             _io.write_jsonl(_io.export_rows(mem), sys.stdout)
@@ -469,7 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
     except MidasError as exc:
-        err.print(f"error: {exc}", highlight=False, markup=False)
+        # Written as is: a rich console would wrap a long message onto a second line.
+        sys.stderr.write(f"error: {' '.join(str(exc).split())}\n")
+        sys.stderr.flush()
         return 1
     return 0
 

@@ -12,6 +12,13 @@ import pytest
 from midas_graph import Memory
 
 ENGINE = os.environ.get("MIDAS_GRAPH_ENGINE", "ladybug")
+
+# No test depends on timing: hypothesis's per-example deadline (200 ms by
+# default) would fail a property test on a loaded machine.
+from hypothesis import settings as _hypothesis_settings  # noqa: E402
+
+_hypothesis_settings.register_profile("midas", deadline=None)
+_hypothesis_settings.load_profile("midas")
 UTC = dt.timezone.utc
 
 

@@ -92,7 +92,7 @@ def test_import_plain_rows_and_bad_lines(cli, tmp_path):
     assert code == 1 and "line 2" in err or "bad.jsonl:2" in err
     bad.write_text('{"subject": "Bob", "attribute": "age", "value": 3}\n{"subject": "Bob", "attribute": "", "value": 4}\n')
     code, _, err = cli("import", str(bad))
-    assert code == 1 and "rows[1].attribute" in err
+    assert code == 1 and "line 2: attribute" in err  # the file's line, not the row's index
     code, out, _ = cli("history", "Bob", "--json")
     assert len(json.loads(out)) == 2  # nothing from the bad files was written
 

@@ -4,7 +4,6 @@ worker threads)."""
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from conftest import ENGINE, StepClock
@@ -15,29 +14,37 @@ pytestmark = pytest.mark.engine
 
 
 def test_a_read_from_another_thread_does_not_wait_for_an_open_write_transaction():
+    """The writer holds its transaction open until the read has returned: a
+    read that waited for the writer would never return (the test would hang
+    and fail at the guard below), whatever the machine's speed."""
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         mem.add_fact("Kim", "lives_in", "Oslo")
         store = mem._store
-        inside, release = threading.Event(), threading.Event()
+        inside, read_done = threading.Event(), threading.Event()
+        seen: dict = {}
 
         def writer():
             with store.transaction():
                 store.set_meta("probe", "uncommitted")
                 inside.set()
-                release.wait(10)
+                read_done.wait(300)  # a guard against a hang only: the read is milliseconds
+
+        def reader():
+            assert inside.wait(300)
+            seen["facts"] = mem.as_of("Kim")           # reads the committed snapshot
+            seen["meta"] = store.meta("probe")
+            seen["writer_open"] = t.is_alive()
+            read_done.set()
 
         t = threading.Thread(target=writer)
         t.start()
-        assert inside.wait(10)
-        start = time.perf_counter()
-        facts = mem.as_of("Kim")                   # reads the committed snapshot
-        meta = store.meta("probe")
-        waited = time.perf_counter() - start
-        release.set()
+        r = threading.Thread(target=reader)
+        r.start()
+        r.join()
         t.join()
-        assert [f.value for f in facts] == ["Oslo"]
-        assert meta is None                        # the open transaction is not visible
-        assert waited < 5
+        assert seen["writer_open"] is True             # the read returned inside the open write
+        assert [f.value for f in seen["facts"]] == ["Oslo"]
+        assert seen["meta"] is None                    # the open transaction is not visible
         assert store.meta("probe") == "uncommitted"  # and is once committed
 
 

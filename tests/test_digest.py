@@ -170,6 +170,11 @@ def test_export_refuses_a_damaged_entity_or_episode(mem):
     with pytest.raises(DamagedError, match="Entity"):  # and an alias is not added on top of it
         mem.add_alias("Bob", "Robert")
     assert mem.entity("Robert") is None
+    store.q("MATCH (e:Entity) WHERE e.name = 'Rob' SET e.name = 'Bob'")  # as it was: sound again
+    assert list(export_rows(mem))
+    store.q("MATCH (a:Alias) WHERE a.alias = 'Ally' SET a.alias = 'Sally'")
+    with pytest.raises(DamagedError, match="Alias"):
+        list(export_rows(mem))
 
 
 def test_episodes_are_sealed_and_verified(models_mem):
@@ -181,6 +186,8 @@ def test_episodes_are_sealed_and_verified(models_mem):
     assert [(d.table, d.key, d.part) for d in damaged(store)] == [("Episode", r.episode.id, "fields")]
     with pytest.raises(DamagedError, match=r.episode.id):
         list(store.iter_episodes())
+    with pytest.raises(DamagedError, match=r.episode.id):  # and export, which reads them its own way
+        list(export_rows(mem))
 
 
 def test_an_older_database_gets_digests_when_upgraded(db_path):

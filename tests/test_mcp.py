@@ -167,6 +167,13 @@ def test_check_memory_use_is_the_provenance_guard(server):
     ("check_memory_use", {"use": "launch", "fact_ids": ["x"]}, "use"),
     ("check_memory_use", {"use": "action"}, "fact_ids"),
     ("no_such_tool", {}, "no_such_tool"),
+    # times past either end of the calendar once put in UTC (a raw OverflowError before)
+    ("as_of", {"subject": "user", "valid_at": "9999-12-31T20:00-05:00"}, "valid_at: "),
+    ("as_of", {"subject": "user", "known_at": "0001-01-01T00:00+01:00"}, "known_at: "),
+    ("get_context", {"query": "Where do I live?", "valid_at": "0001-01-01T00:30+01:00"}, "valid_at: "),
+    ("search_memory_facts", {"query": "x", "valid_at": "9999-12-31T23:59:59.5"}, "valid_at: "),
+    ("add_memory", {"name": "x", "episode_body": "I live in Rome", "reference_time": "9999-12-31T22:00-03:00"},
+     "reference_time: "),
 ])
 def test_bad_arguments_are_one_line_tool_errors(server, tool, args, needle):
     err, text = server.call(tool, **args)
@@ -261,13 +268,28 @@ def test_concurrent_load_over_http_loses_no_writes(tmp_path):
     sys.path.insert(0, str(ROOT / "eval"))
     import bench_mcp_load
 
-    report = bench_mcp_load.run(seconds=10, clients=8, db=str(tmp_path / "load.db"))
+    # 10 s of load, and on until every client has called every tool twice
+    report = bench_mcp_load.run(seconds=10, clients=8, db=str(tmp_path / "load.db"), min_calls=2)
     assert report["errors"] == 0, report["error_samples"]
     assert report["writes_acknowledged"] > 0
     assert report["lost_writes"] == 0, report["lost_samples"]
     assert report["ops"] > report["writes_acknowledged"]
     for tool in ("add_memory", "search_memory_facts", "get_context", "as_of"):
         assert report["latency_ms"][tool]["n"] > 0
+
+
+def wait_ready(proc) -> list[str]:
+    """Read the server's stderr up to its readiness line (the memory open,
+    SIGTERM handled, over HTTP the port listening); no clock involved. The
+    lines read, for the failure message."""
+    from midas_graph._mcp import READY
+
+    lines = []
+    for raw in iter(proc.stderr.readline, b""):
+        lines.append(raw.decode(errors="replace"))
+        if lines[-1].startswith(READY):
+            return lines
+    raise AssertionError(f"the server exited ({proc.wait()}) before it was ready:\n{''.join(lines)}")
 
 
 @pytest.mark.parametrize("http", [False, True])
@@ -277,7 +299,6 @@ def test_sigterm_closes_the_memory_and_exits_0(tmp_path, http):
     import signal
     import socket
     import subprocess
-    import time
 
     args = [sys.executable, "-m", "midas_graph.cli", "serve-mcp", "--db", str(tmp_path / "m.db")]
     if http:
@@ -288,19 +309,12 @@ def test_sigterm_closes_the_memory_and_exits_0(tmp_path, http):
     proc = subprocess.Popen(args, cwd=str(ROOT), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     try:
-        if http:
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                    break
-                except OSError:
-                    time.sleep(0.2)
-        else:
-            time.sleep(3)
-        assert proc.poll() is None, proc.stderr.read().decode()
+        wait_ready(proc)
+        if http:  # it says so once it listens
+            socket.create_connection(("127.0.0.1", port)).close()
+        assert proc.poll() is None
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=20) == 0
+        assert proc.wait(timeout=300) == 0, proc.stderr.read().decode()  # the timeout guards a hang only
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -325,3 +339,63 @@ def test_add_triplet_stores_the_callers_own_fact(server):
     assert [f["value"] for f in then["facts"]] == ["Initech"]
     err, text = server.call("add_triplet", source_node_name="", edge_name="x", target_node_name="y", group_id=g)
     assert err and "subject" in text
+
+
+def test_extreme_times_are_accepted_or_named(server):
+    """Year 1 and year 9999 with offsets, in every time argument: a result,
+    or a one-line tool error that starts with the argument's name."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from test_extreme_times import extreme_times, in_range
+
+    calls = {
+        "valid_at": ("as_of", {"subject": "user"}),
+        "known_at": ("get_context", {"query": "Where do I live?", "group_id": "edge"}),
+        "valid_at_before": ("search_memory_facts", {"query": "where", "group_ids": ["edge"]}),
+        "reference_time": ("add_memory", {"name": "edge", "episode_body": "I moved to Oslo last week.",
+                                          "group_id": "edge"}),
+    }
+
+    seen: set[bool] = set()
+
+    @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(t=extreme_times(), field=st.sampled_from(sorted(calls)))
+    def check(t, field):
+        value, seconds = t
+        tool, args = calls[field]
+        err, out = server.call(tool, **args, **{field: value if isinstance(value, str) else value.isoformat()})
+        seen.add(in_range(seconds))
+        if in_range(seconds):
+            assert not err, out
+        else:
+            assert err and f"{field}: " in out and "supported range" in out and "\n" not in out, out
+
+    check()
+    assert seen == {True, False}
+
+
+def test_an_unexpected_error_is_one_line_naming_the_tool():
+    """A defect of ours (any exception the library does not raise on
+    purpose) still reaches the client as one line naming the exception (the
+    SDK prefixes the tool's name), not a bare "Error executing tool as_of"."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    from midas_graph._mcp import _guarded
+    from midas_graph import InvalidInputError
+
+    def as_of():
+        import datetime as dt
+
+        return dt.datetime(9999, 12, 31) + dt.timedelta(days=1)  # OverflowError
+
+    with pytest.raises(ToolError) as info:
+        _guarded(as_of)()
+    assert str(info.value) == "unexpected OverflowError: date value out of range"
+
+    def history():
+        raise InvalidInputError("subject", "must not be\nempty")
+
+    with pytest.raises(ToolError) as info:
+        _guarded(history)()
+    assert str(info.value) == "subject: must not be empty"

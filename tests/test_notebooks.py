@@ -28,7 +28,8 @@ def test_the_notebooks_are_there():
 def test_notebook_runs_without_errors(path, tmp_path):
     nb = nbformat.read(path, as_version=4)
     client = nbclient.NotebookClient(
-        nb, kernel_name="python3", timeout=600, allow_errors=False,
+        # generous guards against a hang, not timings: a loaded machine starts a kernel slowly
+        nb, kernel_name="python3", timeout=600, startup_timeout=600, allow_errors=False,
         resources={"metadata": {"path": str(tmp_path)}},  # anything a notebook writes lands here
     )
     started = time.perf_counter()
