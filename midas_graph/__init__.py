@@ -7,6 +7,7 @@ time. Start with :class:`Memory`.
 from typing import TYPE_CHECKING, Any
 
 from ._errors import (
+    DamagedError,
     DatabaseLockedError,
     EngineError,
     InvalidInputError,
@@ -51,6 +52,7 @@ __all__ = [
     "AttributeRegistry",
     "Context",
     "ContextItem",
+    "DamagedError",
     "DatabaseLockedError",
     "EngineError",
     "Entity",

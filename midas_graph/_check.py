@@ -5,6 +5,11 @@ slot, and reports each broken invariant as a :class:`Violation` (an empty
 list means the database is sound). It never writes. The rules:
 
 * ``schema``: the database's schema version is the one this code writes.
+* ``digest``: every fact version, episode, entity and name key still
+  matches the digest of its fields written with it (a fact's expiry has its
+  own), and its primary key finds it (``midas_graph/_digest.py``,
+  docs/integrity.md). What the engine cannot read at all is reported here
+  too. A damaged row also breaks other rules: fix this one first.
 * ``interval``: ``valid_from <= valid_to`` (equal only for a belief that
   revision closed at its own start: superseded by a value from the same
   instant, or ended as it began; never as stated), ``recorded_at <=
@@ -23,7 +28,8 @@ list means the database is sound). It never writes. The rules:
   its group, with its ``FROM_EPISODE`` edge (``remove_episode`` deletes the
   episode and leaves no belief it stated held, so those may name it).
 * ``subject``: a version hangs off its subject entity, of its group, by
-  ``HAS_FACT``; a value that names an entity links to an entity of the group.
+  one ``HAS_FACT`` edge; a value that names an entity links to an entity of
+  the group by one ``OBJECT`` edge.
 * ``names``: in a group, a name or alias names one entity; every name key
   points to an entity of its group, and every entity's name has a key.
 * ``slot``: each revision slot lists exactly the held versions of its
@@ -41,6 +47,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 
+from ._digest import damaged
+from ._errors import EngineError
 from ._store import SCHEMA_VERSION, alias_key, public_episode_id
 from ._temporal import norm_value, slot_key
 from ._types import Fact
@@ -48,7 +56,7 @@ from ._types import Fact
 if TYPE_CHECKING:
     from ._memory import Memory
 
-RULES = ("schema", "interval", "versions", "overlap", "successor", "cycle", "episode", "subject", "names", "slot")
+RULES = ("schema", "digest", "interval", "versions", "overlap", "successor", "cycle", "episode", "subject", "names", "slot")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +108,24 @@ def check(mem: Memory, *, group_id: str | None = None) -> list[Violation]:
     if version != str(SCHEMA_VERSION):
         out.add("schema", f"the database is at schema version {version}, this code writes {SCHEMA_VERSION}")
 
-    entities = {e.id: e for e in store.all_entities()}
-    facts = list(store.iter_facts(group_id))
+    for d in damaged(store, group_id):
+        out.add("digest", f"{d.table} {d.key} ({d.part}): {d.detail}", d.key)
+    digest_ok = not out.items or out.items[-1].rule != "digest"
+    try:
+        _rules(mem, store, group_id, out)
+    except EngineError as exc:  # a damaged page the engine cannot read (the digest rule names it)
+        out.add("digest", f"the engine cannot read the database ({exc}); the other rules stopped there")
+    except (ValueError, TypeError, UnicodeError) as exc:
+        if digest_ok:  # not a damaged value tripping a rule: a defect
+            raise
+        out.add("digest", f"damaged rows cannot be read as values ({exc}); the other rules stopped there")
+    return out.items
+
+
+def _rules(mem: Memory, store, group_id: str | None, out: _Report) -> None:
+    """Every rule but ``schema`` and ``digest``, on the rows as they read."""
+    entities = {e.id: e for e in store.all_entities(verify=False)}
+    facts = list(store.iter_facts(group_id, verify=False))
     episodes = store.episode_groups()
     if group_id is not None:
         entities_all = entities
@@ -124,7 +148,6 @@ def check(mem: Memory, *, group_id: str | None = None) -> list[Violation]:
     _subjects(facts, entities_all, store, out)
     _names(entities, store, group_id, out)
     _slots(facts, entities, store, group_id, out)
-    return out.items
 
 
 def _intervals(facts: Iterable[Fact], out: _Report) -> None:
@@ -272,8 +295,12 @@ def _episodes(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], episodes: d
 
 
 def _subjects(facts: Sequence[Fact], entities: dict, store, out: _Report) -> None:
-    has = {vid: eid for eid, vid in store.edge_pairs("HAS_FACT")}
-    obj = dict(store.edge_pairs("OBJECT"))
+    has: dict[str, set[str]] = defaultdict(set)
+    obj: dict[str, set[str]] = defaultdict(set)
+    for eid, vid in store.edge_pairs("HAS_FACT"):
+        has[vid].add(eid)
+    for vid, eid in store.edge_pairs("OBJECT"):
+        obj[vid].add(eid)
     for f in facts:
         subject = entities.get(f.subject_id)
         if subject is None:
@@ -281,19 +308,25 @@ def _subjects(facts: Sequence[Fact], entities: dict, store, out: _Report) -> Non
         elif subject.group_id != f.group_id:
             out.add("subject", f"{f.vid} (group {f.group_id!r}) is about an entity of group "
                     f"{subject.group_id!r}", f.vid, f.subject_id)
-        if has.get(f.vid) != f.subject_id:
+        if f.subject_id not in has[f.vid]:
             out.add("subject", f"{f.vid} has no HAS_FACT edge from its subject {f.subject_id}", f.vid)
+        if has[f.vid] - {f.subject_id}:  # a damaged edge table can add one
+            out.add("subject", f"{f.vid} has HAS_FACT edges from other entities too: "
+                    f"{sorted(has[f.vid] - {f.subject_id})}", f.vid)
         if f.object_id is not None:
             target = entities.get(f.object_id)
             if target is None or target.group_id != f.group_id:
                 out.add("subject", f"{f.vid}'s value names entity {f.object_id}, which is not in its group",
                         f.vid, f.object_id)
-            elif obj.get(f.vid) != f.object_id:
+            elif f.object_id not in obj[f.vid]:
                 out.add("subject", f"{f.vid} has no OBJECT edge to {f.object_id}", f.vid)
+        if obj[f.vid] - {f.object_id}:
+            out.add("subject", f"{f.vid} has OBJECT edges to entities its value does not name: "
+                    f"{sorted(obj[f.vid] - {f.object_id})}", f.vid)
 
 
 def _names(entities: dict, store, group_id: str | None, out: _Report) -> None:
-    keys = {k: (g, eid) for k, g, _, eid in store.alias_rows() if group_id is None or g == group_id}
+    keys = {k: (g, eid) for k, g, _, eid in store.alias_rows(verify=False) if group_id is None or g == group_id}
     named: dict[str, set[str]] = defaultdict(set)
     for e in entities.values():
         for name in (e.name, *e.aliases):
@@ -320,7 +353,10 @@ def _slots(facts: Sequence[Fact], entities: dict, store, group_id: str | None, o
     if group_id is not None:  # only the slots of the group's subjects
         stored = {k: v for k, v in stored.items() if k.split("\x1f", 1)[0] in entities}
     for key in sorted(set(want) | set(stored)):
-        have = {vid: (n, end) for vid, n, end in stored.get(key, [])}
+        if key in stored and stored[key] is None:
+            out.add("slot", f"slot {key.replace(chr(31), '.')}'s held list cannot be read (a damaged row)", key)
+            continue
+        have = {vid: (n, end) for vid, n, end in stored.get(key) or []}
         if have != want.get(key, {}):
             extra = sorted(set(have) - set(want.get(key, {})))
             lost = sorted(set(want.get(key, {})) - set(have))

@@ -41,3 +41,17 @@ class ReadOnlyError(MidasError):
 
 class DatabaseLockedError(EngineError):
     """Another process holds the database file (one writer process per file)."""
+
+
+class DamagedError(MidasError):
+    """Stored rows no longer match their digests: the database file is
+    damaged. ``damage`` lists every damaged row found (see ``Memory.check``)."""
+
+    def __init__(self, damage, what: str = "the database") -> None:
+        self.damage = list(damage)
+        shown = "; ".join(str(d) for d in self.damage[:10])
+        more = f" (and {len(self.damage) - 10} more)" if len(self.damage) > 10 else ""
+        super().__init__(
+            f"{what} is damaged: {len(self.damage)} stored row(s) no longer match their digests: "
+            f"{shown}{more}. Restore it from a backup or an export; `midas-graph check` lists them all"
+        )

@@ -891,8 +891,9 @@ class Memory:
         """The memory's fsck: every broken invariant of the database (of one
         group, if given), as :class:`~midas_graph.Violation` items; an empty
         list means it is sound. Reads only. See :mod:`midas_graph._check`
-        for the rules (sequenced uniqueness, successors, cycles, episodes,
-        subjects, names, revision slots, intervals, versions, schema)."""
+        for the rules (row digests: a damaged file, docs/integrity.md;
+        sequenced uniqueness, successors, cycles, episodes, subjects, names,
+        revision slots, intervals, versions, schema)."""
         from ._check import check
 
         _group_or_none(group_id)

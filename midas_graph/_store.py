@@ -37,6 +37,7 @@ from contextlib import contextmanager
 from importlib import resources
 from typing import Any, Iterable, Iterator, Sequence
 
+from . import _digest
 from ._errors import DatabaseLockedError, EngineError, InvalidInputError, ReadOnlyError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
@@ -45,7 +46,7 @@ from ._types import Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -119,11 +120,12 @@ def decode_value(text: str, kind: str | None) -> Any:
 
 
 def fact_columns(facts: Sequence[Fact]) -> dict[str, list[Any]]:
-    """Facts as column lists, in the storage encoding (see ``_create_columnar``)."""
+    """Facts as column lists, in the storage encoding (see ``_create_columnar``),
+    with the digests of those very values (``digest``, ``expiry_digest``)."""
     encoded = [encode_value(f.value) for f in facts]
     col = lambda name: [getattr(f, name) for f in facts]  # noqa: E731
     times = lambda name: [to_db(getattr(f, name)) for f in facts]  # noqa: E731
-    return {
+    columns = {
         "vid": [f.vid for f in facts], "id": col("id"), "version": col("version"),
         "group_id": col("group_id"), "subject_id": col("subject_id"), "subject": col("subject"),
         "attribute": col("attribute"), "value": [v for v, _ in encoded],
@@ -137,6 +139,8 @@ def fact_columns(facts: Sequence[Fact]) -> dict[str, list[Any]]:
         "reason": col("reason"), "expire_reason": col("expire_reason"),
         "expired_by_episode": col("expired_by_episode"),
     }
+    columns["digest"], columns["expiry_digest"] = _digest.fact_digests(columns)
+    return columns
 
 
 def row_to_fact(row: Sequence[Any]) -> Fact:
@@ -189,6 +193,17 @@ def public_episode_id(key: str, group_id: str) -> str:
     """The episode id a client gave (or was given), from its stored key."""
     prefix = f"{group_id}{KEY_SEP}"
     return key[len(prefix):] if key.startswith(prefix) else key
+
+
+def episode_digest(ep: Episode, key: str) -> str:
+    """The digest of an episode row as :meth:`Store.create_episode` writes it
+    (under its stored ``key``, :func:`episode_key`)."""
+    return _digest.row_digest("Episode", {
+        "id": key, "group_id": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
+        "source": ep.source, "source_description": ep.source_description,
+        "reference_time": to_db(ep.reference_time), "recorded_at": to_db(ep.recorded_at),
+        "expired_at": FOREVER, "provenance": ep.provenance,
+    })
 
 
 def row_to_episode(row: Sequence[Any]) -> Episode:
@@ -390,6 +405,40 @@ class _Conn:
             pass
 
 
+#: Native engine objects that must never be destroyed (see :meth:`Store._fail`).
+_ABANDONED: list[Any] = []
+
+
+def _abandon(*objs: Any) -> None:
+    """Keep engine objects alive for the life of the process, through
+    interpreter exit too (an extra reference that nothing releases): their
+    destructors would retry a write that failed and throw, which aborts."""
+    import ctypes
+
+    for obj in objs:
+        if obj is not None:
+            _ABANDONED.append(obj)
+            ctypes.pythonapi.Py_IncRef(ctypes.py_object(obj))
+
+
+def _io_failure(exc: BaseException) -> bool:
+    """Whether an engine error is the file system refusing a write (a full
+    disk, a quota, a read-only or vanished file system)."""
+    text = str(exc)
+    return "IO exception" in text or "No space left" in text
+
+
+_COMMIT = re.compile(r"^\s*COMMIT\b", re.IGNORECASE)
+
+
+def _fatal(cypher: str, exc: BaseException) -> bool:
+    """Whether an engine error leaves the engine unfit for use: any I/O
+    failure of a write, and a COMMIT that failed without committing (Kùzu
+    0.11, its post-commit checkpoint failing on a full disk, says "Invalid
+    transaction type to rollback" and aborts later in a destructor)."""
+    return _io_failure(exc) or (_COMMIT.match(cypher) is not None and "committed successfully" not in str(exc))
+
+
 class Store:
     """One open database. Thread-safe: one write connection behind a lock (one
     writer at a time), and a read connection per reading thread (see :meth:`q`).
@@ -411,6 +460,7 @@ class Store:
         self.engine = resolve_engine(engine)
         self.path = None if path is None else os.fspath(path)
         self.read_only = bool(read_only)
+        self._failure: str | None = None  # set when a write failed on I/O: see _fail
         lb = _import_engine(self.engine)
         self._lib = lb
         self._pool = int(os.environ.get("MIDAS_GRAPH_BUFFER_POOL_MB", buffer_pool_mb or 1024))
@@ -433,7 +483,18 @@ class Store:
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
         self._episode_keys: dict[tuple[str, str], str] = {}  # (group, id) -> key, episodes created in it
-        self.schema_version = self._migrate()
+        try:
+            self.schema_version = self._migrate()
+        except BaseException as exc:
+            try:
+                self.close()
+            except EngineError:  # the error that stopped the open says more
+                pass
+            if isinstance(exc, EngineError) and not isinstance(exc, DatabaseLockedError):
+                # e.g. a damaged page of the file: the engine's text says which
+                raise EngineError(f"cannot open database {self.path or ':memory:'!r} with engine "
+                                  f"{self.engine!r}: {exc}") from exc
+            raise
 
     def _open(self):
         """Open the engine's database and a connection. A read-only open
@@ -520,6 +581,8 @@ class Store:
         and reads inside a write transaction, share the one write connection.
         """
         params = params or {}
+        if self._failure is not None:
+            raise EngineError(self._refusal())
         if self.read_only:
             if not _READ_ONLY.match(cypher):
                 raise self._read_only_error()
@@ -539,9 +602,17 @@ class Store:
                         self._refresh()
         if (self._in_tx and self._tx_thread == threading.get_ident()) or not _READ_ONLY.match(cypher):
             with self._lock:
+                if self._failure is not None:
+                    raise EngineError(self._refusal())
                 if self._writer is None:
                     raise EngineError("engine error: the database is closed")
-                return self._writer.run(cypher, params)
+                try:
+                    return self._writer.run(cypher, params)
+                except EngineError as exc:
+                    if not _fatal(cypher, exc):
+                        raise
+                    self._fail(exc)
+                    raise EngineError(self._failure) from exc
         reader = getattr(self._local, "reader", None)
         if reader is None or reader.closed:
             # Not under the write lock: a thread's first read (an MCP worker
@@ -579,10 +650,11 @@ class Store:
             except BaseException:
                 self._in_tx = False
                 self._slots_seen, self._episode_keys = {}, {}
-                try:
-                    self.q("ROLLBACK")
-                except EngineError:
-                    pass
+                if self._failure is None:  # after an I/O failure the engine is left alone (see _fail)
+                    try:
+                        self.q("ROLLBACK")
+                    except EngineError:
+                        pass
                 raise
             self._in_tx = False
             self._slots_seen, self._episode_keys = {}, {}
@@ -596,26 +668,71 @@ class Store:
                 warnings.warn(f"midas_graph: the write is durable but {exc}", RuntimeWarning, stacklevel=3)
             self.generation += 1
 
+    def _fail(self, exc: BaseException, doing: str | None = None) -> None:
+        """A write failed on I/O (measured with a full disk). The engine keeps
+        the failed write in its log buffer and retries it from destructors,
+        which throw and abort the process (exit 134 on both engines, at
+        close or at interpreter exit), and Kùzu 0.11 crashes in a checkpoint
+        run after such a failure (a double free). So from here on the store
+        refuses every call, and its engine objects are abandoned, never
+        closed: every transaction committed before is in the write-ahead
+        log, which the next open replays (a torn tail is dropped)."""
+        if self._failure is None:
+            if doing is not None:
+                what = f"{doing} failed, likely on a full disk"
+            elif "committed successfully" in str(exc):
+                what = "the engine failed after committing the last write, likely on a full disk"
+            else:
+                what = "a write failed, likely on a full disk; it is not acknowledged"
+            self._failure = (
+                f"database {self.path or ':memory:'!r}: {what} ({exc}). Every acknowledged write is safe "
+                f"in the write-ahead log. Close this memory and open it again once the disk has space"
+            )
+            _abandon(getattr(self, "_db", None), getattr(self, "_conn", None),
+                     *(r.conn for r in getattr(self, "_readers", ())))
+
+    def _refusal(self) -> str:
+        return (f"database {self.path or ':memory:'!r} is out of service since a write failed (likely a full "
+                f"disk; the first error said why): close this memory and open it again once the disk has space")
+
     def _read_only_error(self) -> ReadOnlyError:
         return ReadOnlyError(f"database {self.path!r} is open read-only: it cannot be written (open it without "
                              f"read_only=True, in the one process that writes to it)")
 
     def close(self) -> None:
+        """Close the database: fold the log into the file, release it.
+        Raises :class:`EngineError` (once) when the file system refused a
+        write, then or before; the database then opens again, with every
+        acknowledged write, once there is space."""
         with self._lock, self._readers_lock:
+            if getattr(self, "_db", None) is None:
+                return
             for reader in self._readers:
-                reader.close()
+                if self._failure is None:
+                    reader.close()
             self._readers.clear()
-            if getattr(self, "_writer", None) is not None:
+            if self._failure is None and self.path is not None and not self.read_only and self._writer:
+                # Checkpoint here rather than in the engine's destructor, which
+                # cannot report a failure (a full disk aborted the process there).
+                try:
+                    self._writer.run("CHECKPOINT", {})
+                except EngineError as exc:
+                    if _io_failure(exc):
+                        self._fail(exc, "folding the write-ahead log into the database file")
+            failure = self._failure
+            if self._writer is not None:
                 self._writer.prepared.clear()
                 self._writer = None
-            for obj in (getattr(self, "_conn", None), getattr(self, "_db", None)):
-                if obj is not None:
+            if failure is None:
+                for obj in (self._conn, self._db):
                     try:
                         obj.close()
                     except Exception:  # pragma: no cover - closing twice is fine
                         pass
             self._conn = None  # type: ignore[assignment]
             self._db = None
+        if failure is not None:
+            raise EngineError(f"cannot close cleanly: {failure}")
 
     # -- schema ----------------------------------------------------------------
     def _tables(self) -> set[str]:
@@ -647,12 +764,32 @@ class Store:
             with self.transaction():
                 for stmt in _statements(f.read_text("utf-8")):
                     self.q(stmt)
+                if version == 4:
+                    self._backfill_digests()
                 self.q(
                     "MERGE (m:Meta {key: 'schema_version'}) SET m.value = $v",
                     {"v": str(version)},
                 )
             current = version
         return current
+
+    def _backfill_digests(self) -> None:
+        """Schema version 4: give every row written before it its digests,
+        computed from the row as it reads now."""
+        for table in _digest.TABLES:
+            key = _digest.TABLES[table][2]
+            for columns, rows in self.scan_for_digest(table):
+                cols = {name: [r[i] for r in rows] for i, name in enumerate(columns)}
+                tag, fields, _ = _digest.TABLES[table]
+                if table == "Fact":
+                    main, expiry = _digest.fact_digests(cols)
+                    updates = [{"k": k, "d": d, "e": e} for k, d, e in zip(cols[key], main, expiry)]
+                    self.q("UNWIND $rows AS r MATCH (n:Fact {vid: r.k}) SET n.digest = r.d, n.expiry_digest = r.e",
+                           {"rows": updates})
+                else:
+                    updates = [{"k": k, "d": d} for k, d in zip(cols[key], _digest.digests(tag, fields, cols))]
+                    self.q(f"UNWIND $rows AS r MATCH (n:{table} {{{key}: r.k}}) SET n.digest = r.d",
+                           {"rows": updates})
 
     def checkpoint(self) -> None:
         """Fold the write-ahead log into the database file."""
@@ -683,13 +820,15 @@ class Store:
         if not entities:
             return
         vectors = vectors or {}
-        self._create_columnar("Entity", {
-            "name_embedding": [_vec_text(vectors.get(e.id)) for e in entities],
+        columns = {
             "id": [e.id for e in entities], "group_id": [e.group_id for e in entities],
             "name": [e.name for e in entities], "aliases": [list(e.aliases) for e in entities],
             "kind": [e.kind for e in entities], "summary": [e.summary for e in entities],
             "created_at": [to_db(e.created_at) for e in entities],
-        })
+        }
+        columns["digest"] = _digest.digests("entity/1", _digest.ENTITY_FIELDS, columns)
+        self._create_columnar("Entity", {
+            "name_embedding": [_vec_text(vectors.get(e.id)) for e in entities], **columns})
         keys: dict[str, tuple[Entity, str]] = {}
         for e in entities:
             for name in (e.name, *e.aliases):
@@ -701,16 +840,25 @@ class Store:
         taken = self.lookup_names(keys)
         fresh = [(k, e, name) for k, (e, name) in keys.items() if k not in taken]
         if fresh:
-            self._create_columnar("Alias", {
+            columns = {
                 "key": [k for k, _, _ in fresh], "group_id": [e.group_id for _, e, _ in fresh],
                 "alias": [name for _, _, name in fresh], "entity_id": [e.id for _, e, _ in fresh],
-            })
+            }
+            columns["digest"] = _digest.digests("alias/1", _digest.ALIAS_FIELDS, columns)
+            self._create_columnar("Alias", columns)
 
     def add_alias(self, entity: Entity, alias: str) -> None:
+        """Add a name to an entity. Its row is checked against its digest
+        first: a damaged row is refused, never sealed with a new digest."""
         self._create_aliases({alias_key(entity.group_id, alias): (entity, alias)})
+        columns = [name for name, _ in _digest.ENTITY_FIELDS] + ["digest"]
+        rows = self.q(f"MATCH (n:Entity {{id: $id}}) RETURN {_returning('n', columns)}", {"id": entity.id})
+        _digest.raise_if_damaged(_digest.verify("Entity", rows, columns), f"database {self.path or ':memory:'!r}")
+        row = dict(zip(columns, rows[0])) if rows else {}
+        row["aliases"] = [*(row.get("aliases") or ()), alias]
         self.q(
-            "MATCH (e:Entity {id: $id}) SET e.aliases = $a",
-            {"id": entity.id, "a": [*entity.aliases, alias]},
+            "MATCH (e:Entity {id: $id}) SET e.aliases = $a, e.digest = $d",
+            {"id": entity.id, "a": row["aliases"], "d": _digest.row_digest("Entity", row)},
         )
 
     def entity(self, entity_id: str) -> Entity | None:
@@ -771,11 +919,11 @@ class Store:
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
+            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
             {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
              "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
-             "sent": _vec_text(sentences)},
+             "sent": _vec_text(sentences), "dg": episode_digest(ep, key)},
         )
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
@@ -1094,14 +1242,40 @@ class Store:
         return ([(i, fact_document(s, a, v, t)) for i, s, a, v, t in facts],
                 [(i, document(s, c), s or "", c or "", from_db(t)) for i, s, c, t, _ in episodes])
 
-    def iter_facts(self, group_id: str | None = None) -> Iterator[Fact]:
+    def iter_facts(self, group_id: str | None = None, *, verify: bool = True, chunk: int = 5000) -> Iterator[Fact]:
         """Every stored version in the database (or one group), ordered by
         vid (for export and check), converted as it is read. One query,
         streamed: paging with ``ORDER BY ... SKIP`` sorted the table once per
-        page (check took 19 s at 100k versions, 17x its time at 10k; 8 s now)."""
+        page (check took 19 s at 100k versions, 17x its time at 10k; 8 s now).
+
+        ``verify`` (export): each version is checked against its digests as
+        it is read, ``chunk`` at a time. From the first damaged chunk on nothing
+        more is yielded, the rest is only checked, and then
+        :class:`~midas_graph.DamagedError` names every damaged version.
+        ``check()`` reads with ``verify=False`` and runs its digest rule."""
         where, params = ("WHERE f.group_id = $g ", {"g": group_id}) if group_id is not None else ("", {})
-        for row in self._stream(f"MATCH (f:Fact) {where}RETURN {_FACT_RETURN} ORDER BY f.vid", params):
-            yield row_to_fact(row)
+        chunk_size = chunk
+        if not verify:
+            for row in self._stream(f"MATCH (f:Fact) {where}RETURN {_FACT_RETURN} ORDER BY f.vid", params):
+                yield row_to_fact(row)
+            return
+        columns = (*FACT_COLUMNS, "digest", "expiry_digest")
+        rows: list[list[Any]] = []
+        damage: list[_digest.Damage] = []
+        for row in self._stream(f"MATCH (f:Fact) {where}RETURN {_returning('f', columns)} ORDER BY f.vid", params):
+            rows.append(row)
+            if len(rows) == chunk_size:
+                yield from self._checked("Fact", rows, columns, damage, row_to_fact)
+                rows = []
+        yield from self._checked("Fact", rows, columns, damage, row_to_fact)
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+
+    @staticmethod
+    def _checked(table: str, rows: list[list[Any]], columns: Sequence[str], damage: list, convert) -> list[Any]:
+        """The rows converted, if they and every row before them match their
+        digests; else none (their damage is added to ``damage``)."""
+        damage.extend(_digest.verify(table, rows, columns))
+        return [] if damage else [convert(r) for r in rows]
 
     def _stream(self, cypher: str, params: dict[str, Any] | None = None) -> Iterator[list[Any]]:
         """Rows of one read-only query as the engine hands them over, on a
@@ -1130,9 +1304,72 @@ class Store:
                 result.close()
             conn.close()
 
-    def all_entities(self) -> list[Entity]:
-        rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")
-        return [row_to_entity(r) for r in rows]
+    def all_entities(self, *, verify: bool = True) -> list[Entity]:
+        """Every entity (for export and check). ``verify`` (export): checked
+        against their digests, a damaged row raises
+        :class:`~midas_graph.DamagedError`."""
+        if not verify:
+            return [row_to_entity(r) for r in self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN} ORDER BY e.id")]
+        columns = (*_ENTITY_COLUMNS, "digest")
+        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        damage: list[_digest.Damage] = []
+        out = self._checked("Entity", rows, columns, damage, row_to_entity)
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+        return out
+
+    def iter_episodes(self, group_id: str | None = None) -> Iterator[Episode]:
+        """Every episode (of one group), in the order said, each checked
+        against its digest as it is read (as :meth:`iter_facts`: a damaged
+        chunk stops the yield and :class:`~midas_graph.DamagedError` names
+        every damaged episode). For export."""
+        where, params = ("WHERE p.group_id = $g ", {"g": group_id}) if group_id is not None else ("", {})
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest")
+        chunk: list[list[Any]] = []
+        damage: list[_digest.Damage] = []
+        for row in self._stream(f"MATCH (p:Episode) {where}RETURN {_returning('p', columns)} "
+                                "ORDER BY p.reference_time, p.recorded_at, p.id", params):
+            chunk.append(row)
+            if len(chunk) == 500:
+                yield from self._checked("Episode", chunk, columns, damage, row_to_episode)
+                chunk = []
+        yield from self._checked("Episode", chunk, columns, damage, row_to_episode)
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+
+    #: Rows per batch when a whole table is read for its digests.
+    _SCAN_BATCH = {"Fact": 20_000, "Entity": 20_000, "Alias": 50_000, "Episode": 1_000}
+
+    def scan_for_digest(self, table: str, group_id: str | None = None
+                        ) -> Iterator[tuple[tuple[str, ...], list[list[Any]]]]:
+        """Every row of ``table`` (Fact, Episode, Entity, Alias; of one group)
+        as the columns its digests cover, in batches of raw rows (by node
+        offset): (column names, rows)."""
+        _, fields, _ = _digest.TABLES[table]
+        columns = (*(name for name, _ in fields), "digest")
+        if table == "Fact":
+            columns += ("expired_at", "expire_reason", "expired_by_episode", "expiry_digest")
+        ret = _returning("n", columns)
+        top = self.q(f"MATCH (n:{table}) RETURN max(offset(id(n)))")[0][0]
+        if top is None:
+            return
+        where = " AND n.group_id = $g" if group_id is not None else ""
+        step = self._SCAN_BATCH[table]
+        for lo in range(0, int(top) + 1, step):
+            params: dict[str, Any] = {"lo": lo, "hi": lo + step}
+            if group_id is not None:
+                params["g"] = group_id
+            rows = self.q(f"MATCH (n:{table}) WHERE offset(id(n)) >= $lo AND offset(id(n)) < $hi{where} "
+                          f"RETURN {ret}", params)
+            if rows:
+                yield columns, rows
+
+    def keys_not_found(self, table: str, keys: Sequence[str]) -> list[str]:
+        """The keys of ``table`` (Fact, Episode, Entity, Alias) that a
+        primary-key lookup does not find, or finds on a row with another key:
+        a damaged index, where a scan still reads the row."""
+        key = _digest.TABLES[table][2]
+        found = {x for x, have in self.q(
+            f"UNWIND $k AS x MATCH (n:{table} {{{key}: x}}) RETURN x, n.{key}", {"k": list(keys)}) if x == have}
+        return [k for k in keys if k not in found]
 
     def count(self, label: str, group_id: str | None = None) -> int:
         """How many nodes of a kind, in the database or in one group (a scan)."""
@@ -1151,14 +1388,16 @@ class Store:
         if plan.inserts:
             self._create_facts(plan.inserts)
         if plan.expires:
-            rows = {"rows": [{"vid": v, "at": to_db(at), "why": why} for v, at, why in plan.expires]}
-            if plan.expired_by_episode is None:
+            ep = plan.expired_by_episode
+            rows = {"rows": [{"vid": v, "at": to_db(at), "why": why,
+                              "d": _digest.expiry_digest(v, to_db(at), why, ep)} for v, at, why in plan.expires]}
+            if ep is None:
                 self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why", rows)
+                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expiry_digest = r.d", rows)
             else:  # an episode's transaction: each version says which episode expired it
                 self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep",
-                       {**rows, "ep": plan.expired_by_episode})
+                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep, "
+                       "f.expiry_digest = r.d", {**rows, "ep": ep})
         self._link(plan.links)
         if plan.slots:
             # MERGE over UNWIND scans the table; a key lookup, then SET or CREATE, does not.
@@ -1302,9 +1541,15 @@ class Store:
         return sorted({(i, g) for i, g in rows})
 
     def export_entities(self) -> list[tuple[Entity, str | None]]:
-        """Every entity with its stored name embedding (base64 text), by id."""
-        rows = self.q(f"MATCH (e:Entity) RETURN {_ENTITY_RETURN}, e.name_embedding ORDER BY e.id")
-        return [(row_to_entity(r[:-1]), r[-1]) for r in rows]
+        """Every entity with its stored name embedding (base64 text), by id,
+        checked against its digest: a damaged row raises
+        :class:`~midas_graph.DamagedError`."""
+        columns = (*_ENTITY_COLUMNS, "digest", "name_embedding")
+        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        damage: list[_digest.Damage] = []
+        out = self._checked("Entity", rows, columns, damage, lambda r: (row_to_entity(r), r[-1]))
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+        return out
 
     def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
         """Every episode, by stored key (:func:`episode_key`), as
@@ -1312,10 +1557,14 @@ class Store:
         ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
         episode may be megabytes)."""
         ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "embedding", "sentence_embeddings")
+        damage: list[_digest.Damage] = []
         for start in range(0, len(ids), batch):
             chunk = ids[start:start + batch]
-            rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) "
-                          f"RETURN {_EPISODE_RETURN}, p.embedding, p.sentence_embeddings", {"ids": chunk})
+            rows = self.q(f"UNWIND $ids AS x MATCH (p:Episode {{id: x}}) RETURN {_returning('p', columns)}",
+                          {"ids": chunk})
+            if self._checked("Episode", rows, columns, damage, lambda r: r) == []:
+                continue  # damaged (named at the end), or an empty chunk
             mentions: dict[str, list[str]] = {}
             for pid in chunk:  # one walk each: a chained UNWIND walk scans on this engine
                 mentions[pid] = sorted(r[0] for r in self.q(
@@ -1323,7 +1572,8 @@ class Store:
             by_id = {r[0]: r for r in rows}
             for pid in chunk:
                 r = by_id[pid]
-                yield row_to_episode(r[:-2]), pid, r[-2], r[-1], mentions[pid]
+                yield row_to_episode(r[:len(_EPISODE_COLUMNS)]), pid, r[-2], r[-1], mentions[pid]
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
 
     def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
         """Every stored fact vector: (fact id, base64 text), by id."""
@@ -1340,13 +1590,14 @@ class Store:
         present = self.existing("Entity", [e.id for e in entities])
         fresh = [e for e in entities if e.id not in present]
         if fresh:
-            self._create_columnar("Entity", {
-                "name_embedding": [vectors.get(e.id) for e in fresh],
+            columns = {
                 "id": [e.id for e in fresh], "group_id": [e.group_id for e in fresh],
                 "name": [e.name for e in fresh], "aliases": [list(e.aliases) for e in fresh],
                 "kind": [e.kind for e in fresh], "summary": [e.summary for e in fresh],
                 "created_at": [to_db(e.created_at) for e in fresh],
-            })
+            }
+            columns["digest"] = _digest.digests("entity/1", _digest.ENTITY_FIELDS, columns)
+            self._create_columnar("Entity", {"name_embedding": [vectors.get(e.id) for e in fresh], **columns})
         return len(fresh)
 
     def restore_aliases(self, rows: Sequence[tuple[str, str, str, str]]) -> int:
@@ -1355,10 +1606,12 @@ class Store:
         present = self.existing("Alias", [k for k, *_ in rows])
         fresh = [r for r in rows if r[0] not in present]
         if fresh:
-            self._create_columnar("Alias", {
+            columns = {
                 "key": [k for k, *_ in fresh], "group_id": [g for _, g, _, _ in fresh],
                 "alias": [a for _, _, a, _ in fresh], "entity_id": [e for *_, e in fresh],
-            })
+            }
+            columns["digest"] = _digest.digests("alias/1", _digest.ALIAS_FIELDS, columns)
+            self._create_columnar("Alias", columns)
         return len(fresh)
 
     def restore_episodes(self, episodes: Sequence[tuple[Episode, str, str | None, str | None, Sequence[str]]]) -> int:
@@ -1379,10 +1632,11 @@ class Store:
             self.q(
                 "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
                 "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent})",
+                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
                 {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
                  "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
-                 "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent},
+                 "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent,
+                 "dg": episode_digest(ep, key)},
             )
             self.link_mentions(key, list(mentions))
         return len(fresh)
@@ -1408,9 +1662,19 @@ class Store:
 
 
     # -- integrity reads (Memory.check) -------------------------------------------
-    def alias_rows(self) -> list[tuple[str, str, str, str]]:
-        """Every name key: (key, group_id, alias, entity_id)."""
-        return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+    def alias_rows(self, *, verify: bool = True) -> list[tuple[str, str, str, str]]:
+        """Every name key: (key, group_id, alias, entity_id). ``verify``
+        (export): checked against their digests, a damaged row raises
+        :class:`~midas_graph.DamagedError`; ``check()`` reads with
+        ``verify=False``."""
+        if not verify:
+            return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+        columns = ("key", "group_id", "alias", "entity_id", "digest")
+        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest")
+        damage: list[_digest.Damage] = []
+        out = self._checked("Alias", rows, columns, damage, lambda r: tuple(r[:4]))
+        _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
+        return out
 
     def episode_groups(self) -> dict[str, set[str]]:
         """Episode id (as clients know it) -> the groups that hold an
@@ -1420,9 +1684,16 @@ class Store:
             out.setdefault(public_episode_id(key, g), set()).add(g)
         return out
 
-    def slot_rows(self) -> dict[str, list[SlotEntry]]:
-        """Every revision slot's stored held list, by slot key."""
-        return {k: _decode_slot(h) for k, h in self.q("MATCH (s:Slot) RETURN s.key, s.held")}
+    def slot_rows(self) -> dict[str, list[SlotEntry] | None]:
+        """Every revision slot's stored held list, by slot key (None: it does
+        not parse, a damaged row)."""
+        out: dict[str, list[SlotEntry] | None] = {}
+        for k, h in self.q("MATCH (s:Slot) RETURN s.key, s.held"):
+            try:
+                out[k] = _decode_slot(h)
+            except (ValueError, TypeError, AttributeError):
+                out[k] = None
+        return out
 
     def edge_pairs(self, rel: str) -> list[tuple[str, str]]:
         """(from key, to key) of every edge of one relationship table, keyed

@@ -61,7 +61,12 @@ def d(s: str) -> dt.datetime:
 
 
 #: The columns each schema version added: (table, column).
-_ADDED_IN = {2: ("Fact", "expired_by_episode"), 3: ("Episode", "sentence_embeddings")}
+_ADDED_IN = {
+    2: [("Fact", "expired_by_episode")],
+    3: [("Episode", "sentence_embeddings")],
+    4: [("Fact", "digest"), ("Fact", "expiry_digest"), ("Episode", "digest"), ("Entity", "digest"),
+        ("Alias", "digest")],
+}
 
 
 def as_schema(db_path: str, version: int) -> None:
@@ -71,7 +76,7 @@ def as_schema(db_path: str, version: int) -> None:
     from midas_graph._store import Store
 
     store = Store(db_path, ENGINE)
-    dropped = [(t, c) for v, (t, c) in _ADDED_IN.items() if v > version]
+    dropped = [(t, c) for v, added in _ADDED_IN.items() if v > version for t, c in added]
     with store.transaction():
         for table, column in dropped:
             store.q(f"ALTER TABLE {table} DROP {column}")

@@ -10,6 +10,7 @@ import pytest
 from conftest import ENGINE, StepClock
 
 from midas_graph import Memory, Violation
+from midas_graph._digest import FACT_FIELDS, fact_digests
 from midas_graph._store import FOREVER, alias_key
 from midas_graph._time import to_db
 from midas_graph._types import Entity
@@ -46,9 +47,17 @@ def rules(mem: Memory) -> set[str]:
 
 
 def set_version(mem: Memory, vid: str, **props) -> None:
-    """Overwrite stored properties of one version (what damage or a bug would do)."""
+    """Overwrite stored properties of one version as a bug in a write path
+    would: the row is sealed again with the digests of what it now holds, so
+    that only the rule under test sees it (damage, unsealed, is the digest
+    rule's: tests/test_digest.py)."""
     for key, value in props.items():
         mem._store.q(f"MATCH (f:Fact {{vid: $v}}) SET f.{key} = $x", {"v": vid, "x": value})
+    columns = [name for name, _ in FACT_FIELDS] + ["expired_at", "expire_reason", "expired_by_episode"]
+    row = mem._store.q(f"MATCH (f:Fact {{vid: $v}}) RETURN {', '.join(f'f.{c}' for c in columns)}", {"v": vid})[0]
+    digest, expiry = fact_digests({c: [v] for c, v in zip(columns, row)})
+    mem._store.q("MATCH (f:Fact {vid: $v}) SET f.digest = $d, f.expiry_digest = $e",
+                 {"v": vid, "d": digest[0], "e": expiry[0]})
 
 
 def test_a_sound_memory_has_no_violations(built):
