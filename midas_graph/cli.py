@@ -227,8 +227,20 @@ def export(
         if output is None:
             _io.write_jsonl(_io.export_rows(mem), sys.stdout)
         else:
-            with open(output, "w", encoding="utf-8") as fp:
-                n = _io.write_jsonl(_io.export_rows(mem), fp)
+            # Written beside the target and renamed once whole: a failed export
+            # (a damaged row, a full disk) leaves no half file under its name.
+            import os
+            import tempfile
+
+            target = os.path.abspath(output)
+            fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".jsonl", dir=os.path.dirname(target))
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as fp:
+                    n = _io.write_jsonl(_io.export_rows(mem), fp)
+                os.replace(tmp, target)
+            except BaseException:
+                os.unlink(tmp)
+                raise
             err.print(f"wrote {n} rows to {output}", highlight=False)
 
 

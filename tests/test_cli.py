@@ -135,3 +135,18 @@ def test_episode_recall_and_context_commands(cli):
     code, out, err = cli("context", "What is Dana's favorite color?")
     assert code == 0 and "Not known" in out and "abstained" in err
     assert cli("context", "x", "--budget", "3")[0] == 2
+
+
+def test_export_of_a_damaged_database_exits_1_and_leaves_no_file(cli, db_path, tmp_path):
+    for city, year in (("Berlin", 2019), ("Lisbon", 2021)):
+        assert cli("add-fact", "Ann", "lives_in", city, "--valid-from", f"{year}-01-01")[0] == 0
+    out = tmp_path / "dump.jsonl"
+    assert cli("export", "-o", str(out))[0] == 0 and out.read_text().count("\n") > 3
+    out.unlink()
+    from midas_graph import Memory
+
+    with Memory(db_path, engine=ENGINE) as mem:  # one row altered behind the store's back
+        mem._store.q("MATCH (f:Fact) WHERE f.value = 'Berlin' SET f.value = 'Bern'")
+    code, _, err = cli("export", "-o", str(out))
+    assert code == 1 and "damaged" in err.lower() and err.count("\n") == 1
+    assert not out.exists() and list(tmp_path.glob(".export-*")) == []
