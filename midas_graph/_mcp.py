@@ -323,10 +323,21 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         """Store your own (subject, relation, value) triple as a fact, with no extraction. valid_at / invalid_at
         bound when it was true; a new value of a single-valued attribute (lives_in, employer, ...) supersedes
         the old one."""
-        f = mem.add_fact(
-            source_node_name, edge_name, target_node_name, text=fact, group_id=one_group(group_id),
-            valid_from=valid_at, valid_to=invalid_at, provenance=provenance, source="mcp add_triplet",
-        )
+        # The tool's own argument names in errors (the library says valid_from / valid_to).
+        start, end = parse_time(valid_at, "valid_at"), parse_time(invalid_at, "invalid_at")
+        if start is not None and end is not None and end <= start:
+            raise InvalidInputError("invalid_at", f"must be after valid_at ({end.isoformat()} <= {start.isoformat()})")
+        names = {"subject": "source_node_name", "attribute": "edge_name", "value": "target_node_name",
+                 "text": "fact"}
+        try:
+            f = mem.add_fact(
+                source_node_name, edge_name, target_node_name, text=fact, group_id=one_group(group_id),
+                valid_from=start, valid_to=end, provenance=provenance, source="mcp add_triplet",
+            )
+        except InvalidInputError as exc:
+            if exc.field not in names:
+                raise
+            raise InvalidInputError(names[exc.field], str(exc).split(": ", 1)[-1]) from None
         return {"message": f"Fact {f.id} recorded", "fact": f.to_dict(),
                 "supersedes": list(f.supersedes)}
 

@@ -337,8 +337,15 @@ def test_add_triplet_stores_the_callers_own_fact(server):
     assert second["supersedes"] == [first["fact"]["id"]]
     then = server.ok("as_of", subject="Ada", attribute="employer", valid_at="2022-06-01", group_id=g)
     assert [f["value"] for f in then["facts"]] == ["Initech"]
+    # errors name the tool's own arguments, not the library's
     err, text = server.call("add_triplet", source_node_name="", edge_name="x", target_node_name="y", group_id=g)
-    assert err and "subject" in text
+    assert err and "source_node_name:" in text
+    err, text = server.call("add_triplet", source_node_name="Ada", edge_name="x", target_node_name="y", group_id=g,
+                            valid_at="0001-01-01T00:00+01:00")
+    assert err and "valid_at:" in text and "valid_from" not in text
+    err, text = server.call("add_triplet", source_node_name="Ada", edge_name="x", target_node_name="y", group_id=g,
+                            valid_at="2024-01-01", invalid_at="2023-01-01")
+    assert err and "invalid_at: must be after valid_at" in text
 
 
 def test_extreme_times_are_accepted_or_named(server):
