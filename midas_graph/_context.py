@@ -20,6 +20,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
@@ -162,6 +163,37 @@ BETWEEN = True
 #: question without a date (one answerable LoCoMo question fewer abstains).
 DATED = True
 _AS_OF = re.compile(r"\bas of\b", re.I)
+#: A turn names the asked entity when its text does (a word-bounded match of
+#: its name or an alias, any case), besides the mentions spaCy tagged at
+#: ingest: the small model misses lower-case names ("ray's coming up").
+TEXT_MENTIONS = True
+#: An asked person who never speaks is grounded by a turn that names them
+#: only through the sentences that do, and the ones right after that go on
+#: about them ("he", "she", "they"): see _naming_sentences.
+MENTION_SENTENCES = True
+_THIRD_PERSON = re.compile(r"\b(he|she|they|him|her|them|his|hers|their|theirs)\b", re.I)
+
+
+def _naming_sentences(text: str, name_re: re.Pattern) -> str:
+    """The sentences of a turn that name someone (``name_re``), each with the
+    sentences after it that refer back with a third-person pronoun."""
+    keep, carry = [], False
+    for part in _SENTENCE.split(text):
+        if name_re.search(part):
+            keep.append(part)
+            carry = True
+        elif carry and _THIRD_PERSON.search(part):
+            keep.append(part)
+        else:
+            carry = False
+    return " ".join(keep)
+
+
+#: A question that names someone and asks nothing more ("Who is Dave?",
+#: "Tell me about Holly") is answered by any belief of theirs or any statement
+#: they made (or, if they never speak, one that names them): the asked
+#: aspect is who they are, which no word test can check.
+WHO_IS = True
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
 HEADER_CHARS = 200
@@ -462,10 +494,13 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> s
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
-             group_id: str, speaker: str | None, explicit_valid: bool) -> Context:
+             group_id: str, speaker: str | None, explicit_valid: bool, trace: list | None = None) -> Context:
+    """``trace``: a list that receives one dict per candidate and one for the
+    decision (for eval/abstain_debug.py; not part of the public API)."""
     from .models import count_tokens, load_spacy
 
     info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+    info = _known_names(mem, info, group_id)
     # the question and its content words (names left out) in one model call
     vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
@@ -477,7 +512,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     if info.names and not focus_ids:
         return _abstain(query, info, budget_tokens, header,
-                        f"nothing is known about {', '.join(info.names)}", [])
+                        f"Nothing is known about {_people_phrase(info.names, speaker)}.", [])
     focus_entities = mem._store.entities_by_id(focus_ids) if focus_ids else []
     hits = recaller.recall(query, k=40, valid_at=valid_at, known_at=known_at, group_id=group_id,
                            speaker=speaker, info=info, qvec=qvec, term_vec=term_vec,
@@ -504,6 +539,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # what one puts to the other is about them both
     between = BETWEEN and sum(bool(ks & idx.speaker_keys) for ks in focus_keys.values()) >= 2
 
+    # a turn names the asked entity when its text does, even where the small
+    # model did not tag the name at ingest (a lower-case "ray's coming up")
+    known_spellings = sorted({n.casefold() for e in focus_entities for n in (e.name, *e.aliases) if len(n) > 1}
+                             | {n.casefold() for n in info.names}, key=len, reverse=True)
+    names_re = (re.compile(r"\b(?:" + "|".join(re.escape(n) for n in known_spellings) + r")\b", re.I)
+                if known_spellings and TEXT_MENTIONS else None)
+
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10
         # LoCoMo conversations the best sentence lowered category-5 abstention
@@ -521,11 +563,25 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         e = h.episode
         if alias_key(group_id, e.speaker) in said_by:
             return True
-        return (not strict or silent) and any(e.id in s for s in mention_sets.values())
+        return (not strict or silent) and (any(e.id in s for s in mention_sets.values()) or (
+            names_re is not None and names_re.search(e.content) is not None))
+
+    # Someone who never speaks is known by the turns that name them, and only
+    # by the sentences that do (MENTION_SENTENCES): "Lars has labelled none.
+    # ... I am allergic to sulfa" says nothing about what Lars is allergic to.
+    name_re = names_re if MENTION_SENTENCES and silent else None
+
+    def mention_only(h: Hit) -> bool:
+        """An episode about the asked entity only because it names it."""
+        return (name_re is not None and h.fact is None
+                and alias_key(group_id, h.episode.speaker) not in said_by)
+
+    def about_text(h: Hit) -> str:
+        return _naming_sentences(h.text, name_re) if mention_only(h) else h.text
 
     def item_words(h: Hit) -> str:
         if h.fact is None:
-            return h.text
+            return about_text(h)
         words = " ".join(mem.registry.question_words(h.fact.attribute)).replace("_", " ")
         return f"{h.fact.attribute.replace('_', ' ')} {words} {h.fact.value} {h.text}"
 
@@ -561,6 +617,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         c = h.score if c is None else c
         if not MIX_LEX:
             return c
+        if h.kind == "episode" and mention_only(h):
+            return (1 - MIX_LEX) * c + MIX_LEX * lex(about_text(h))
         if own and h.kind == "episode":
             echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
@@ -611,6 +669,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
                     then_focus, then_grounding = own_fit, h
+        if trace is not None:
+            trace.append({"id": h.source_name or h.id[:8], "kind": h.kind, "score": round(h.score, 4),
+                          "who": h.fact.subject if h.fact else h.episode.speaker, "text": h.text[:90],
+                          "on": on, "strict": about_focus(h, strict=True), "cov": cov, "named": named,
+                          "fit": round(fit, 3) if cov else None,
+                          "own_fit": round(own_fit, 3) if cov else None})
         if not on and h.kind == "fact":
             continue  # another entity's belief is a distractor, however similar
         # A belief about the asked entity that speaks to the asked words is the
@@ -653,20 +717,27 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if not focus_ids and hits:
         best = max((c for h in hits if (c := cos(h, qvec)) is not None), default=0.0)
         grounded = best >= UNFOCUSED_COSINE
+    if WHO_IS and focus_ids and not info.terms and not info.dates:
+        # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
+        # statement they made (or, if they never speak, that names them), answers
+        grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
+    if trace is not None:
+        trace.append({"decision": True, "names": info.names, "terms": info.terms, "nouns": info.nouns,
+                      "given": info.given, "focus_ids": len(focus_ids), "best_any": round(best_any, 3),
+                      "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
+                      "unsaid": unsaid, "grounded": grounded})
     if not grounded:
-        what = " ".join(info.terms) or "this"
-        who = ", ".join(info.names) or "anyone"
-        near = [_item(h, s, sup, count_tokens, outdated) for s, h, sup in sorted(scored, key=lambda x: -x[0])[:5]]
-        reason = (f"{' and '.join(speakers)} never spoke of {', '.join(unsaid)}; {unsaid_why}"
-                  if unsaid
-                  else f"nothing known about {who}'s {what}" if info.names else f"nothing in memory is about {what}")
+        if unsaid:
+            reason = (f"{_people_phrase(speakers, speaker)} never spoke of {', '.join(unsaid)}; "
+                      f"{unsaid_why}.")
+        else:
+            reason = _unknown_reason(query, info, speaker)
         if dated and not unsaid:
-            reason += " in what was said " + ", ".join(
+            reason = reason[:-1] + " in what was said " + ", ".join(
                 f"from {_dt.datetime.fromtimestamp(lo, _dt.timezone.utc):%Y-%m-%d} "
-                f"to {_dt.datetime.fromtimestamp(hi - 1, _dt.timezone.utc):%Y-%m-%d}" for lo, hi in spans)
-        if near and focus_ids:
-            reason += f" (closest: {near[0].text[:80]}...)"
-        return _abstain(query, info, budget_tokens, header, reason, near)
+                f"to {_dt.datetime.fromtimestamp(hi - 1, _dt.timezone.utc):%Y-%m-%d}" for lo, hi in spans) + "."
+        # no near-miss lines: an abstaining context hands over nothing to misread
+        return _abstain(query, info, budget_tokens, header, reason, [])
 
     scored.sort(key=lambda x: -x[0])
     floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
@@ -695,6 +766,93 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
 
 
+#: A question's word that names an entity the group knows is a name, whatever
+#: its case: "where does ray work?" asks about Ray (the small model tags a
+#: lower-case name as a noun, and the word then grounded every turn naming him).
+KNOWN_NAMES = True
+
+
+def _known_names(mem, info: QueryInfo, group_id: str) -> QueryInfo:
+    if not KNOWN_NAMES or not info.terms:
+        return info
+    keys = {t: alias_key(group_id, t) for t in info.terms if len(t) > 2}
+    found = mem._store.lookup_names(keys.values())
+    named = [t for t, k in keys.items() if k in found]
+    if not named:
+        return info
+    # a name after a preposition is also what is asked about ("when I started
+    # at duolingo"), as _query.PLACE_TERMS keeps a tagged place's words
+    drop = {t for t in named if not re.search(rf"\b(?:at|in|to|from|for|with|near|of|on)\s+{re.escape(t)}\b",
+                                              info.text, re.I)}
+    return dataclasses.replace(
+        info, names=(*info.names, *(n for n in named if n not in info.names)),
+        terms=tuple(t for t in info.terms if t not in drop), nouns=tuple(t for t in info.nouns if t not in drop),
+        given=tuple(t for t in info.given if t not in drop),
+        given_pairs=tuple(p for p in info.given_pairs if not drop & set(p.split())))
+
+
+def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:
+    """Who an abstention is about, as a reader would say it: the asker is
+    "you" ("your"), others by name ("Lucia's"), several joined by "and"."""
+    spoken = []
+    for n in dict.fromkeys(names):
+        if speaker is not None and n.casefold() == speaker.casefold():
+            spoken.append("your" if possessive else "you")
+        else:
+            name = n[:1].upper() + n[1:] if n.islower() else n
+            spoken.append(f"{name}'s" if possessive else name)
+    if not spoken:
+        return "anyone's" if possessive else "anyone"
+    return " and ".join(spoken) if len(spoken) < 3 else ", ".join(spoken[:-1]) + " and " + spoken[-1]
+
+
+def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
+    """A short sentence saying what is not known: "Nothing is known about
+    your exercise.", "Nothing is known about Lucia's cat or name.", "Nothing
+    is known about what you drink.", "Nothing in memory is about
+    quantum physics." The asked words are quoted as the question wrote them."""
+    tokens = _WORD_AS_WRITTEN.findall(query)
+    words = {w.casefold(): w for w in tokens}
+    as_written = lambda lemma: next((w for k, w in words.items() if k.startswith(lemma[:4])), lemma)  # noqa: E731
+    stems = {t[:4] for t in info.terms}
+    nouns = []
+    for n in info.nouns:  # each asked noun with the asked words just before it ("favorite color")
+        w = as_written(n)
+        i = next((j for j, t in enumerate(tokens) if t == w), None)
+        start = i
+        while start is not None and start > 0 and tokens[start - 1].casefold()[:4] in stems and len(
+                tokens[start - 1]) > 2:
+            start -= 1
+        nouns.append(" ".join(tokens[start:i + 1]) if i is not None else w)
+    if not info.names:
+        what = " ".join(as_written(t) for t in info.terms) or "this"
+        return f"Nothing in memory is about {what}."
+    owner = _people_phrase(info.names, speaker, possessive=True)
+    if nouns:
+        return f"Nothing is known about {owner} {' and '.join(dict.fromkeys(nouns))}."
+    verbs = [t for t in info.terms if t not in info.nouns]
+    if verbs:
+        who = _people_phrase(info.names, speaker)
+        verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
+        wh = next((w for w in words if w in _WH_WORDS), "what")
+        return f"Nothing is known about {wh} {who} {verb}."
+    return f"Nothing is known about {_people_phrase(info.names, speaker)} that answers this."
+
+
+def _third_person(verb: str) -> str:
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return verb + "es"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+_WORD_AS_WRITTEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_WH_WORDS = ("where", "when", "who", "how", "why", "which", "what")
+
+
 def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[str, str]) -> ContextItem:
     line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None)
     return ContextItem(h.kind, line, score, h.source, h.source_name, h.time, h.fact, h.episode,
@@ -704,7 +862,7 @@ def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[s
 def _abstain(query, info, budget, header, reason, near) -> Context:
     from .models import count_tokens
 
-    text = f"{header}\nNot known: {reason}."
+    text = f"{header}\nNot known: {reason}"
     if count_tokens(text) > budget:
         text = "Not known."
     return Context(query, text, [], count_tokens(text), True, reason, info.names, info.terms, budget, near)

@@ -27,6 +27,18 @@ _WEAK = frozenset(
 #: category 5 unchanged.
 WEAK_SPEECH = True
 _SPEECH = frozenset("accord mention describe share discuss talk".split())
+#: A question's time is not what it asks about: the words of a DATE or TIME
+#: span ("these days", "last autumn", "the spring") and the parts of a day or
+#: week ("in the mornings") are its time (``dates``), not asked words; a
+#: reply about coffee "every morning" answers "what do I drink in the mornings".
+TIME_NOT_ASKED = True
+_TIME_NOUNS = frozenset(
+    "morning mornings evening evenings afternoon afternoons night nights noon midnight weekend weekends "
+    "weekday weekdays moment season spring summer autumn fall winter".split()
+)
+#: "What does X do (these days / for a living)?" asks for an occupation: the
+#: asked words are those of a job (``do`` alone is a weak word).
+_DO_ASKS_JOB = ("job", "work")
 #: The words of a place or thing the question names ("Japan", "Lord of the
 #: Rings") are asked words too, besides naming an entity: the turn that says
 #: Japan fits "How long did Calvin plan to stay in Japan?" better than one
@@ -84,12 +96,21 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     asked_for = _asked_for(doc)
     terms, nouns, given = [], [], []
     if PLACE_TERMS:
+        after_prep = {_clean(part.text) for ent in doc.ents for part in _name_parts(ent)
+                      if part.start > 0 and doc[part.start - 1].pos_ == "ADP"}
         for name, label in names.items():
-            if label in _PLACE_LABELS:
+            # a place or thing the question asks about ("stay *in Japan*"), not
+            # whose it is ("What is Lars allergic to?": the small model calls
+            # Lars a PRODUCT, and his name matched every turn that names him)
+            if label in _PLACE_LABELS and name in after_prep:
                 terms.extend(w.lower() for w in name.split()
                              if w.isalpha() and w.lower() not in nlp.Defaults.stop_words and w.lower() not in terms)
+    time_tokens = ({t.i for t in doc if t.ent_type_ in ("DATE", "TIME") or t.lower_ in _TIME_NOUNS}
+                   if TIME_NOT_ASKED else set())
     for tok in doc:
         if tok.i in name_tokens or tok.is_stop or not tok.is_alpha or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
+            continue
+        if tok.i in time_tokens or len(tok.text) < 2:
             continue
         lemma = tok.lemma_.lower()
         if lemma not in _WEAK and not (WEAK_SPEECH and lemma in _SPEECH) and lemma not in terms:
@@ -98,6 +119,9 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
                     given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
+    if not terms and _asks_occupation(doc):
+        terms.extend(_DO_ASKS_JOB)
+        nouns.extend(_DO_ASKS_JOB)
     pairs = [f"{tok.text} {nxt.text}".lower() for tok, nxt in zip(doc, doc[1:])
              if nxt.pos_ == "NOUN" and nxt.lower_ in given and nxt.i not in asked_for
              and tok.pos_ in ("ADJ", "NOUN") and not tok.is_stop and tok.i not in name_tokens
@@ -115,6 +139,16 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 dates.append((ref.start, ref.end))
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
                      tuple(dict.fromkeys(pairs)), tuple(dates))
+
+
+def _asks_occupation(doc) -> bool:
+    """ "What does Emiko do (these days)?", "what do you do for a living": a
+    question whose only verb is "do" after "what" and a subject."""
+    words = [t.lower_ for t in doc if t.is_alpha]
+    if len(words) < 4 or words[0] != "what" or words[1] not in ("does", "do") or "do" not in words[2:]:
+        return False  # "what did Caro do yesterday?" asks what happened, not an occupation
+    verbs = [t for t in doc if t.pos_ in ("VERB", "AUX")]
+    return all(t.lemma_.lower() == "do" for t in verbs)
 
 
 #: "favorite book" is a book the asker likes best, not a kind of book someone spoke of
