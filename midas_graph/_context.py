@@ -27,7 +27,7 @@ from typing import Literal
 
 import numpy as np
 
-from ._query import QueryInfo, analyze
+from ._query import QueryInfo, analyze, nothing_known, person_names_out
 from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
@@ -466,15 +466,21 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     from .models import count_tokens, load_spacy
 
     info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+    recaller = mem._recaller()
+    # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
+    # a known person's name is no asked word, however the tagger labelled it
+    info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
+    focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+    info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [])
     # the question and its content words (names left out) in one model call
     vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
-    recaller = mem._recaller()
-    focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
     # a long question is named by its start: the lines it asks for need the budget
     header = f"Memory for: {query if len(query) <= HEADER_CHARS else query[:HEADER_CHARS].rstrip() + ' …'}"
     header_tokens = count_tokens(header) + 1
 
+    if unknown:
+        return _abstain(query, info, budget_tokens, header, nothing_known(unknown, info.roles, speaker), [])
     if info.names and not focus_ids:
         return _abstain(query, info, budget_tokens, header,
                         f"nothing is known about {', '.join(info.names)}", [])

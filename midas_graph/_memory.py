@@ -963,7 +963,9 @@ class Memory:
             found = self._store.lookup_names([alias_key(group_id, subject)])
             if not found:
                 return []
-            ids = list(found.values())
+            from ._entities import cluster  # a person's other names: its linked entities (docs/people.md)
+
+            ids = cluster(self._store, group_id, found.values())
         return self._store.facts_of(ids, group_id=group_id, attribute=attr, valid_at=valid_at, known_at=known_at)
 
     def _draft(self, row: Mapping[str, Any] | Sequence[Any], group_id: str) -> _Draft:
