@@ -162,3 +162,21 @@ def cluster(store, group_id: str, ids) -> list[str]:
     out.update(dict.fromkeys(sorted(wanted)))
     out.update(dict.fromkeys(sorted(e for e, root in r.items() if root in wanted)))
     return list(out)
+
+
+def undo_links(store, group_id: str, episode_id: str, now) -> list[Link]:
+    """End every held people link an episode made (its removal): an
+    "unlink" row for each, and the names it gave taken away again. Returns
+    the links ended."""
+    import uuid
+
+    ended = [x for x in held_links(store, group_id) if x.episode_id == episode_id]
+    if not ended:
+        return []
+    rows = [Link(str(uuid.uuid4()), group_id, "unlink", x.entity_id, x.key, x.name, episode_id,
+                 f"episode {episode_id}, which made it, was removed", now) for x in ended]
+    for x in ended:
+        if x.kind == "alias":
+            store.remove_alias(x.entity_id, x.name, group_id)
+    store.create_links(rows)
+    return ended

@@ -277,7 +277,7 @@ class Ingest:
         group = item.group_id
         keys: dict[str, str] = {}
         for n in names:
-            for spelling in _people.role_keys(n):
+            for spelling in _people.role_keys(n, asked=True):
                 keys.setdefault(alias_key(group, spelling), n)
         found = store.lookup_names(keys)
         root = roots(store, group)
@@ -286,7 +286,7 @@ class Ingest:
             if k in found and n not in ids:
                 ids[n] = root.get(found[k], found[k])
         new: list[Entity] = []
-        self._link(item, episode_id, names, ids, new, now, people)
+        links = self._link(item, episode_id, names, ids, new, now, people)
         for n, kind in names.items():
             if n in ids:
                 continue
@@ -299,7 +299,23 @@ class Ingest:
                 continue
             ent = self._new_entity(group, n, kind, now, new)
             ids[n] = ent.id
+        # a name names one entity: a new entity's extra names that are taken are left out
+        taken = set(store.lookup_names([alias_key(group, a) for e in new for a in (e.name, *e.aliases)]))
+        for k, e in enumerate(new):
+            keep = []
+            for a in e.aliases:
+                key = alias_key(group, a)
+                if key not in taken:
+                    taken.add(key)
+                    keep.append(a)
+            taken.add(alias_key(group, e.name))
+            new[k] = replace(e, aliases=tuple(keep))
+        given = {(e.id, _people.fold(a)) for e in new for a in e.aliases}
+        fresh = {e.id for e in new}
+        links = [x for x in links if x.kind != "alias" or x.entity_id not in fresh
+                 or (x.entity_id, _people.fold(x.name)) in given]
         store.create_entities(new, {e.id: _bytes(vectors.get(e.name)) for e in new})
+        store.create_links(links)
         return ids, [(e, vectors.get(e.name)) for e in new]
 
     @staticmethod
@@ -311,7 +327,7 @@ class Ingest:
         return ent
 
     def _link(self, item: EpisodeIn, episode_id: str, names: dict[str, str], ids: dict[str, str],
-              new: list[Entity], now: _dt.datetime, people: _people.People) -> None:
+              new: list[Entity], now: _dt.datetime, people: _people.People) -> list[Link]:
         """Make one entity of the names this episode says are one person
         (docs/people.md): the speaker and the names it introduces itself
         by; the listener and the names it is called by (when supported); a
@@ -333,10 +349,14 @@ class Ingest:
         for r in people.roles:
             sets.append(([r.name, r.role], r.name, f"{r.how}: {r.text}"))
         links: list[Link] = []
-        for group_names, own, reason in sets:
-            for n in group_names:
-                names.setdefault(n, "PERSON")
+        n_self = len(people.self_names) + (len(people.listener_names) if item.listener else 0)
+        for k, (group_names, own, reason) in enumerate(sets):
             known = list(dict.fromkeys(ids[n] for n in group_names if n in ids))
+            if k >= n_self and len(known) == 1 and not self._may_name(known[0], group_names[0], speakers):
+                continue  # "Fern, my sister" when my sister is Wren: two sisters, the role stays Wren's
+            for n in group_names:
+                names[n] = "PERSON" if _people.split_role(n) is None or _people.is_person_role(n) \
+                    else names.get(n, "CONCEPT")
             if len(known) > 1:
                 target = self._root_for(known, group_names, ids, speakers)
                 if target is None:
@@ -360,7 +380,7 @@ class Ingest:
                 for spelling in _people.role_keys(n):
                     links.append(Link(_new_id(), group, "alias", target, None, spelling, episode_id, reason, now))
         if not links:
-            return
+            return []
         fresh = {e.id: k for k, e in enumerate(new)}
         stored: dict[str, Entity] = {}
         kept: list[Link] = []
@@ -380,7 +400,22 @@ class Ingest:
                     store.add_alias(e, x.name)
                     stored[e.id] = replace(e, aliases=(*e.aliases, x.name))
             kept.append(x)
-        store.create_links(kept)
+        return kept  # written by _resolve once the new entities' names are settled
+
+    def _may_name(self, entity_id: str, name: str, speakers: set[str]) -> bool:
+        """Whether a role's entity may take one more name: not when it is a
+        speaker, nor when it already has a person's name that is not this
+        one (nor a part of it: "Kim" of "Kim Lee")."""
+        if name in ("",) or _people.split_role(name) is not None:
+            return True
+        e = self.mem._store.entity(entity_id)
+        if e is None:
+            return True
+        if _people.fold(e.name) in speakers:
+            return False
+        have = {_people.fold(n) for n in (e.name, *e.aliases) if _people.split_role(n) is None}
+        new = _people.fold(name)
+        return not have or any(new in h or h in new for h in have)
 
     def _root_for(self, known: list[str], group_names: list[str], ids: dict[str, str],
                   speakers: set[str]) -> str | None:
@@ -504,7 +539,8 @@ def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tupl
         cls = _people.role_class(word)
         if cls is None:
             continue
-        attr = cls[0] if cls[2] else f"has_{cls[0]}"  # the class: "fiancée" -> fiance, "wife" -> spouse
+        # the role word (the registry spells wife and husband spouse); a pet: has_<kind>
+        attr = _people.fold(word) if cls[2] else f"has_{cls[0]}"
         key = (owner.casefold(), _people.fold(attr), _people.fold(r.name))
         if key in seen:
             continue

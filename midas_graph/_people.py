@@ -48,7 +48,7 @@ PRONOUN_TURNS = 3
 _ROLE_TABLE = """
 wife spouse f|husband spouse m|spouse spouse -|hubby spouse m|wifey spouse f
 partner partner -|boyfriend partner m|girlfriend partner f|bf partner m|gf partner f
-fiance fiance m|fiancé fiance m|fiancee fiance f|fiancée fiance f
+fiance fiance -|fiancé fiance -|fiancee fiance -|fiancée fiance -
 mother mother f|mom mother f|mum mother f|mommy mother f|mama mother f|ma mother f|mam mother f
 father father m|dad father m|daddy father m|papa father m|pa father m
 parent parent -|parents parents -|brother brother m|bro brother m|sister sister f|sis sister f|sibling sibling -
@@ -139,7 +139,7 @@ def role_name(owner: str, word: str) -> str:
     return f"{owner}'s {word.lower()}"
 
 
-_ROLE_NAME = re.compile(r"^(?P<owner>.+?)['’]s (?P<role>[^']+)$")
+_ROLE_NAME = re.compile(r"^(?P<owner>.+?)['’]s (?P<role>[^'(]+?)(?: \([fm]\))?$")
 
 
 def split_role(name: str) -> tuple[str, str] | None:
@@ -150,9 +150,13 @@ def split_role(name: str) -> tuple[str, str] | None:
     return m.group("owner"), m.group("role")
 
 
-def role_keys(name: str) -> list[str]:
-    """The spellings a role name is looked up under: as written, and with
-    its role's class ("Ana's husband" -> "Ana's spouse")."""
+def role_keys(name: str, *, asked: bool = False) -> list[str]:
+    """The spellings a role name is known by: as written, and its class
+    with its gender ("Ana's husband" -> "Ana's spouse (m)"; "Ana's
+    partner" -> "Ana's partner"). ``asked``: the spellings a question's role
+    is looked up under, which also meet a role of the other class spelling
+    of the same gender or of none ("my spouse" finds "my wife"; "my
+    grandson" never finds "my granddaughter")."""
     parts = split_role(name)
     if parts is None:
         return [name]
@@ -160,10 +164,11 @@ def role_keys(name: str) -> list[str]:
     cls = role_class(word)
     out = [name]
     if cls is not None:
-        alt = f"{owner}'s {cls[0].replace('_', ' ')}"
-        if fold(alt) != fold(name):
-            out.append(alt)
-    return out
+        base = f"{owner}'s {cls[0].replace('_', ' ')}"
+        out.append(f"{base} ({cls[1]})" if cls[1] else base)
+        if asked:
+            out.extend([base] if cls[1] else [f"{base} (f)", f"{base} (m)"])
+    return list(dict.fromkeys(x for x in out))
 
 
 def is_person_role(name: str) -> bool:
@@ -258,6 +263,9 @@ def _is_nameish(t, *, lower_ok: bool, cued: bool = True) -> bool:
     if t.ent_type_ in _NAME_LABELS_NOT_PERSON and not (cued and t.ent_type_ in ("GPE", "NORP", "PRODUCT", "LOC")):
         return False
     if t.text[:1].isupper():
+        if cued and t.pos_ not in ("VERB", "AUX", "DET", "PRON", "ADP", "CCONJ", "SCONJ", "NUM", "PART") \
+                and not (t.pos_ == "ADV" and low.endswith("ly")):
+            return True  # "Pavel — my brother", "Sven and Maja.": the small model tags them ADJ, ADV
         if t.i == t.sent.start and t.pos_ not in ("PROPN",) and t.ent_type_ != "PERSON":
             return False
         return t.pos_ in ("PROPN", "NOUN", "X", "ADJ") or t.ent_type_ == "PERSON"
@@ -545,8 +553,10 @@ def _after_greeting(doc, a: int, floor: int) -> bool:
         a - 1 >= floor and doc[a - 1].lower_ in ("hey", "hi", "hello", "thanks", "dear", "yo"))
 
 
-_INTRO = re.compile(r"^\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh)\b[\s,!.]*)*"
-                    r"(?:i['’]?m|i am|it['’]?s|this is|here['’]?s)\s+$", re.I)
+_INTRO = re.compile(r"(?:^|[,.!?;:—–-]\s*)\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh|there|all|and|but)\b"
+                    r"[\s,!.]*)*(?:i['’]?m|i am)\s+$"
+                    r"|^\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh|there)\b[\s,!.]*)*"
+                    r"(?:it['’]?s|this is|here['’]?s)\s+$", re.I)
 _NAME_IS = re.compile(r"\b(?:my|the) name['’]?s?\s*(?:is\s+)?$|\bname['’]s\s+$|\bmy name is\s+$", re.I)
 _CALL_ME = re.compile(r"\b(?:call|calls|called|calling)\s+me\s+$|\bi go by\s+$|\bgo by\s+$|\bknown as\s+$", re.I)
 _NICK_AFTER = re.compile(r"^\s*(?:is|'s|works)\s+(?:fine|ok|okay|good|great|too|also fine|works)\b|^\s*works\b", re.I)

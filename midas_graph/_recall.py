@@ -652,7 +652,7 @@ class Recaller:
         store = self.mem._store
         keys: dict[str, str] = {}
         for n in names:
-            for spelling in _people.role_keys(n):
+            for spelling in _people.role_keys(n, asked=True):
                 keys.setdefault(alias_key(group_id, spelling), n)
         found = store.lookup_names(keys)
         roles = {n for n in names if _people.split_role(n) is not None}
@@ -704,7 +704,8 @@ class Recaller:
             if not owner_ids:
                 continue
             cls = _people.role_class(word)
-            attrs = {reg.key(word)} | ({reg.key(cls[0])} if cls else set())
+            # the word as the registry keys it; its class only for a word of no gender ("my kid")
+            attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
             for f in store.facts_of(owner_ids, group_id=group_id, valid_at=now, known_at=now):
                 if f.attribute in attrs and f.object_id:
                     out[alias_key(group_id, role)] = f.object_id

@@ -902,6 +902,26 @@ class Store:
         out.sort(key=lambda x: (x.recorded_at, x.key))
         return out
 
+    def link_rows(self) -> list[dict[str, Any]]:
+        """Every Link row as stored (export), verified against its digest."""
+        cols = [name for name, _ in _digest.LINK_FIELDS]
+        rows = self.q(f"MATCH (n:Link) RETURN {_returning('n', cols + ['digest'])}")
+        _digest.raise_if_damaged(_digest.verify("Link", rows, cols + ["digest"]), f"database {self.path or ':memory:'!r}")
+        out = []
+        for r in rows:
+            d = dict(zip(cols, r))
+            d["recorded_at"] = from_db(d["recorded_at"])
+            out.append(d)
+        return out
+
+    def restore_links(self, rows: Sequence[dict[str, Any]]) -> int:
+        """Write exported Link rows whose keys are not stored yet."""
+        present = self.existing("Link", [r["key"] for r in rows])
+        fresh = [r for r in rows if r["key"] not in present]
+        self.create_links([Link(r["key"], r["group_id"], r["kind"], r["entity_id"], r["target"], r["name"] or "",
+                                r["episode_id"], r["reason"] or "", r["recorded_at"]) for r in fresh])
+        return len(fresh)
+
     def remove_alias(self, entity_id: str, alias: str, group_id: str) -> None:
         """Take a name from an entity: its name key (if it points to that
         entity) and its entry in ``aliases`` (the row checked first, as in
