@@ -27,6 +27,7 @@ from typing import Literal
 
 import numpy as np
 
+from ._entities import linked
 from ._query import QueryInfo, analyze, nothing_known, person_names_out
 from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
@@ -469,9 +470,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     recaller = mem._recaller()
     # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
     # a known person's name is no asked word, however the tagger labelled it
+    info = recaller.known_people(info, group_id)
     info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
-    info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [])
+    info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [],
+                            linked(mem._store, group_id))
     # the question and its content words (names left out) in one model call
     vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)

@@ -147,6 +147,23 @@ def roots(store, group_id: str) -> dict[str, str]:
     return out
 
 
+_LINKED: dict[tuple[int, int, str], frozenset[str]] = {}
+
+
+def linked(store, group_id: str) -> frozenset[str]:
+    """The entities of a group that a held people link names: people,
+    whatever the tagger labelled their names (cached per store generation)."""
+    key = (id(store), getattr(store, "generation", 0), group_id)
+    out = _LINKED.get(key)
+    if out is None:
+        out = frozenset(i for x in held_links(store, group_id) if x.kind != "unlink"
+                        for i in (x.entity_id, x.target) if i)
+        if len(_LINKED) > 64:
+            _LINKED.clear()
+        _LINKED[key] = out
+    return out
+
+
 def root_of(store, group_id: str, entity_id: str) -> str:
     return roots(store, group_id).get(entity_id, entity_id)
 

@@ -342,7 +342,9 @@ class Ingest:
         speakers = tracker.speakers if tracker is not None else set()
         sets: list[tuple[list[str], str, str]] = []  # (names, the entity's own name, reason)
         for n, text in people.self_names:
-            sets.append(([item.speaker, n], item.speaker, f"self-introduction: {text}"))
+            # "My name is Hiroshi Tanaka": Hiroshi too
+            first = [n.split()[0]] if len(n.split()) > 1 and len(n.split()[0]) > 1 else []
+            sets.append(([item.speaker, n, *first], item.speaker, f"self-introduction: {text}"))
         if item.listener:
             for n, text in people.listener_names:
                 sets.append(([item.listener, n], item.listener, f"called so by {item.speaker}: {text}"))

@@ -167,13 +167,14 @@ def owner_instead(info: QueryInfo, roles) -> QueryInfo:
                    first_person=info.first_person)
 
 
-def person_names_out(info: QueryInfo, focus) -> QueryInfo:
+def person_names_out(info: QueryInfo, focus, people=frozenset()) -> QueryInfo:
     """``info`` without the asked words that are the name of a person it
     asks about (``focus``: the entities its names resolved to). The small
     model labels many first names as places or organisations ("Takeshi"
     ORG, "Marguerite" LOC), and a place's words are asked words
-    (``PLACE_TERMS``); a person's are not."""
-    people = {w for e in focus if e.kind in ("PERSON", "PERSON_SPEAKER")
+    (``PLACE_TERMS``); a person's are not. ``people``: ids of entities a
+    people link names (persons whatever their label)."""
+    people = {w for e in focus if e.kind in ("PERSON", "PERSON_SPEAKER") or e.id in people
               for n in (e.name, *e.aliases) for w in n.casefold().split()}
     if not people:
         return info

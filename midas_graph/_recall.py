@@ -38,7 +38,7 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from . import _people
-from ._entities import cluster
+from ._entities import cluster, linked
 from ._query import QueryInfo, analyze
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
@@ -711,6 +711,41 @@ class Recaller:
                     out[alias_key(group_id, role)] = f.object_id
                     break
         return out
+
+    def known_people(self, info: QueryInfo, group_id: str) -> QueryInfo:
+        """``info`` with the asked words that are the name of a person the
+        memory knows made names of the question ("What is Emiko allergic
+        to?": the tagger took Emiko for a noun; "where does teo work?"): a
+        word written with a capital, or any word of a question written all
+        in lower case, that names a person entity (docs/people.md)."""
+        text = info.text
+        lower = not any(c.isupper() for c in text[1:])
+        cands = {}
+        for w in re.findall(r"[A-Za-zÀ-ÿ][\w'’-]*", text):
+            base = re.sub(r"['’]s$", "", w)
+            if base.casefold() in info.terms and (base[:1].isupper() or lower) and len(base) > 1:
+                cands[alias_key(group_id, base)] = base
+        if not cands:
+            return info
+        store = self.mem._store
+        found = store.lookup_names(cands)
+        if not found:
+            return info
+        kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
+        speakers = self.index(group_id).speaker_keys
+        people = linked(store, group_id)
+        add = [cands[k] for k, i in found.items() if kinds.get(i) == "PERSON" or k in speakers or i in people]
+        if not add:
+            return info
+        from dataclasses import replace
+
+        labels = dict(info.labels)
+        for n in add:
+            labels.setdefault(n, "PERSON")
+        drop = {n.casefold() for n in add}
+        keep = lambda xs: tuple(x for x in xs if x not in drop)  # noqa: E731
+        return replace(info, names=tuple(labels), labels=labels, terms=keep(info.terms), nouns=keep(info.nouns),
+                       given=keep(info.given))
 
     def resolve_roles(self, info: QueryInfo, group_id: str) -> tuple[QueryInfo, list[str]]:
         """The people a question asks about by a role that the memory knows
