@@ -27,6 +27,7 @@ from typing import Literal
 
 import numpy as np
 
+from . import _people
 from ._entities import linked
 from ._query import QueryInfo, analyze, nothing_known, person_names_out
 from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
@@ -162,6 +163,13 @@ BETWEEN = True
 #: 0.098). "As of May 2023" asks what held by then and is judged as a
 #: question without a date (one answerable LoCoMo question fewer abstains).
 DATED = True
+#: Asked about someone who never speaks (a third person: "Marguerite",
+#: "my mother"), a turn that mentions them grounds the question only
+#: through what it says of them (``_people.about``: the sentences that name
+#: them and the pronoun sentences after, their parts about the speaker left
+#: out): "I am allergic to sulfa" in a turn that also says "Lars has labelled
+#: none" is not Lars's allergy (the wrong-person trap, docs/people.md).
+ABOUT = True
 _AS_OF = re.compile(r"\bas of\b", re.I)
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
@@ -512,6 +520,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # asked about two people who both speak ("What did Sam suggest Evan do?"):
     # what one puts to the other is about them both
     between = BETWEEN and sum(bool(ks & idx.speaker_keys) for ks in focus_keys.values()) >= 2
+    focus_names = [n for e in focus_entities for n in (e.name, *e.aliases)]
 
     def cos(h: Hit, v: np.ndarray | None) -> float | None:
         # the whole turn's vector, not its best sentence's as in recall: over all 10
@@ -570,6 +579,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         c = h.score if c is None else c
         if not MIX_LEX:
             return c
+        if own and h.kind == "episode" and ABOUT and silent and h.episode is not None \
+                and alias_key(group_id, h.episode.speaker) not in said_by:
+            # a turn that speaks of an asked person who never speaks: by what it says of them
+            return (1 - MIX_LEX) * c + MIX_LEX * lex(_people.about(h.text, focus_names))
         if own and h.kind == "episode":
             echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
@@ -615,7 +628,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             if then:
                 then_any = max(then_any, fit)
             if strict and (
-                    h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)):
+                    h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)) and not (
+                    ABOUT and silent and h.kind == "episode" and alias_key(group_id, h.episode.speaker) not in said_by
+                    and info.terms and not _covers(info, _people.about(h.text, focus_names))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:

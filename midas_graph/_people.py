@@ -716,3 +716,38 @@ def _name_list(doc, sent) -> list[str]:
         out.append(_span_text(doc, *sp))
         i = sp[1]
     return out
+
+
+_SENT = re.compile(r"(?<=[.!?])\s+")
+_SEGMENT = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:because|but|and|so|which|while|although|though)\b)\s*", re.I)
+_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b", re.I)
+_THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
+
+
+def about(text: str, names) -> str:
+    """What a turn says about a person who does not speak in it: its
+    sentences that name them (``names``: their names and aliases; a role
+    name "<speaker>'s mother" is found as "my mother"), and the sentences
+    right after one that begin with a third-person pronoun, without their
+    parts about the speaker ("Marguerite called. She has run our book club
+    for twenty years, because it is my favourite book." -> "Marguerite
+    called. She has run our book club for twenty years"). Empty when no
+    sentence names them."""
+    pats = []
+    for n in names:
+        parts = split_role(n)
+        spelled = f"(?:my|our) (?:\\w+ )?{re.escape(parts[1])}" if parts else re.escape(n)
+        pats.append(spelled)
+    if not pats:
+        return ""
+    named = re.compile(r"\b(?:" + "|".join(pats) + r")\b", re.I)
+    out, carry = [], False
+    for sent in _SENT.split(text):
+        hit = bool(named.search(sent))
+        if hit or (carry and _THIRD.search(sent)):
+            keep = [seg for seg in _SEGMENT.split(sent) if seg and (not _ME.search(seg) or named.search(seg))]
+            out.append(" ".join(keep))
+            carry = True
+        else:
+            carry = False
+    return " ".join(x for x in out if x)
