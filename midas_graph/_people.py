@@ -560,6 +560,8 @@ _INTRO = re.compile(r"(?:^|[,.!?;:—–-]\s*)\W*(?:(?:hi|hello|hey|hiya|heya|ok
 _NAME_IS = re.compile(r"\b(?:my|the) name['’]?s?\s*(?:is\s+)?$|\bname['’]s\s+$|\bmy name is\s+$", re.I)
 _CALL_ME = re.compile(r"\b(?:call|calls|called|calling)\s+me\s+$|\bi go by\s+$|\bgo by\s+$|\bknown as\s+$", re.I)
 _NICK_AFTER = re.compile(r"^\s*(?:is|'s|works)\s+(?:fine|ok|okay|good|great|too|also fine|works)\b|^\s*works\b", re.I)
+#: the words a self-introduced name follows ("I'm", "I am", "it's", "is", "me", "by", "as")
+_CUE_BEFORE = frozenset({"'m", "’m", "m", "im", "am", "'s", "’s", "s", "its", "is", "me", "by", "as", "name"})
 _CALL_ME_NOT = frozenset("""back crazy later tomorrow tonight now when if anytime old old-fashioned maybe
 whatever lazy paranoid sometime soon""".split())
 
@@ -568,8 +570,10 @@ def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
     """Names a sentence gives its speaker ("I'm Jordan", "call me Hiro"), and
     nickname candidates ("teo is fine") kept only if the turn introduces."""
     out, nick = [], []
-    for i in range(sent.start, sent.end):
-        head = doc[sent.start:i].text + (" " if i > sent.start else "")
+    for i in range(sent.start + 1, sent.end):
+        if doc[i - 1].lower_ not in _CUE_BEFORE:  # only after "I'm", "is", "me", "by", "as"
+            continue
+        head = doc[sent.start:i].text + " "
         if i > sent.start and doc[i - 1].whitespace_ == "":
             head = doc[sent.start:i].text
         cue = None

@@ -154,7 +154,7 @@ def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):
     assert not ctx.abstain and "pharmacist" in ctx.text
     # the wrong-person trap: the user's own favourite food is not the wife's
     ctx = mem.context("What's my wife's favorite food?")
-    assert ctx.abstain and "ramen" not in ctx.text
+    assert ctx.abstain and ctx.items == [] and "ramen" not in ctx.reason
     assert mem.check() == []
 
 
@@ -226,3 +226,32 @@ def test_links_survive_export_and_import(mem, models):
         assert {(f.attribute, f.value) for f in other.as_of("Teodor")} == \
             {(f.attribute, f.value) for f in mem.as_of("Teodor")}
         assert other.check() == []
+
+
+def test_a_known_persons_name_is_a_name_whatever_the_tagger_says(mem):
+    mem.add_episode("My husband, Ivo, is a welder.", speaker="user")
+    mem.add_episode("I am allergic to penicillin.", speaker="user")
+    ctx = mem.context("what is ivo allergic to?")
+    assert ctx.abstain and ctx.items == []
+    ctx = mem.context("what does ivo do?")
+    assert not ctx.abstain and "welder" in ctx.text
+
+
+def test_a_turn_about_a_silent_person_grounds_only_by_what_it_says_of_them(mem):
+    mem.add_episode("Packing today. Bogdan has packed nothing. I must tell the pharmacy I am allergic to "
+                    "aspirin, and Bogdan's tools go in the van.", speaker="user")
+    ctx = mem.context("What is Bogdan allergic to?")
+    assert ctx.abstain and ctx.items == []
+    mem.add_episode("Bogdan called from Split. He is allergic to shellfish, it turns out.", speaker="user")
+    ctx = mem.context("What is Bogdan allergic to?")
+    assert not ctx.abstain and "shellfish" in ctx.text
+
+
+def test_about_keeps_what_a_turn_says_of_someone():
+    from midas_graph._people import about
+
+    text = "Odette called. She runs our choir, which I love because it is my favourite hobby. The cat is fine."
+    assert about(text, ["Odette"]) == "Odette called. She runs our choir"
+    # the sentence that names her, its parts about the speaker left out
+    assert about("My father had surgery. He is fine, says my mother.", ["user's mother"]) == "He is fine says my mother."
+    assert about("Nothing about them here.", ["Odette"]) == ""
