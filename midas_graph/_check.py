@@ -31,7 +31,9 @@ list means the database is sound). It never writes. The rules:
   one ``HAS_FACT`` edge; a value that names an entity links to an entity of
   the group by one ``OBJECT`` edge.
 * ``names``: in a group, a name or alias names one entity; every name key
-  points to an entity of its group, and every entity's name has a key.
+  points to an entity of its group, and every entity's name has a key; a
+  held people link's name finds its entity, a "same" link joins two
+  entities of its group, and the links form no cycle (docs/people.md).
 * ``slot``: each revision slot lists exactly the held versions of its
   (subject, attribute), with their values and ends.
 
@@ -147,6 +149,7 @@ def _rules(mem: Memory, store, group_id: str | None, out: _Report) -> None:
     _episodes(facts, beliefs, episodes, store, out)
     _subjects(facts, entities_all, store, out)
     _names(entities, store, group_id, out)
+    _links(entities, store, group_id, out)
     _slots(facts, entities, store, group_id, out)
 
 
@@ -342,6 +345,38 @@ def _names(entities: dict, store, group_id: str | None, out: _Report) -> None:
         if target is None or target.group_id != group:
             out.add("names", f"name key {key.split(chr(31), 1)[-1]!r} of group {group!r} points to entity "
                     f"{eid}, which is not in that group", eid)
+
+
+def _links(entities: dict, store, group_id: str | None, out: _Report) -> None:
+    """People links (docs/people.md): a held alias is a name key of its
+    entity; a held "same" link joins two entities of its group, and the
+    links form no cycle."""
+    links = [x for x in store.links(group_id) if x.ended_at is None]
+    aliases = [x for x in links if x.kind == "alias"]
+    found = store.lookup_names([alias_key(x.group_id, x.name) for x in aliases])
+    for x in aliases:
+        if found.get(alias_key(x.group_id, x.name)) != x.entity_id:
+            out.add("names", f"link {x.key} gives {x.name!r} to entity {x.entity_id}, but the name does not "
+                    f"find it", x.key)
+    nxt: dict[str, str] = {}
+    for x in links:
+        if x.kind != "same":
+            continue
+        for eid in (x.entity_id, x.target):
+            e = entities.get(eid)
+            if e is None or e.group_id != x.group_id:
+                out.add("names", f"link {x.key} joins entity {eid}, which is not in group {x.group_id!r}", x.key)
+        if x.entity_id in nxt:
+            out.add("names", f"entity {x.entity_id} is linked to two entities", x.key)
+        nxt[x.entity_id] = x.target or ""
+    for start in nxt:
+        seen, cur = {start}, nxt[start]
+        while cur in nxt:
+            if cur in seen:
+                out.add("names", f"the links from entity {start} come back to it", start)
+                break
+            seen.add(cur)
+            cur = nxt[cur]
 
 
 def _slots(facts: Sequence[Fact], entities: dict, store, group_id: str | None, out: _Report) -> None:

@@ -28,7 +28,9 @@ from typing import Literal
 
 import numpy as np
 
-from ._query import QueryInfo, analyze
+from . import _people
+from ._entities import linked
+from ._query import QueryInfo, analyze, nothing_known, person_names_out
 from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
@@ -162,31 +164,18 @@ BETWEEN = True
 #: 0.098). "As of May 2023" asks what held by then and is judged as a
 #: question without a date (one answerable LoCoMo question fewer abstains).
 DATED = True
+#: Asked about someone who never speaks (a third person: "Marguerite",
+#: "my mother"), a turn that mentions them grounds the question only
+#: through what it says of them (``_people.about``: the sentences that name
+#: them and the pronoun sentences after, their parts about the speaker left
+#: out): "I am allergic to sulfa" in a turn that also says "Lars has labelled
+#: none" is not Lars's allergy (the wrong-person trap, docs/people.md).
+ABOUT = True
 _AS_OF = re.compile(r"\bas of\b", re.I)
 #: A turn names the asked entity when its text does (a word-bounded match of
 #: its name or an alias, any case), besides the mentions spaCy tagged at
 #: ingest: the small model misses lower-case names ("ray's coming up").
 TEXT_MENTIONS = True
-#: An asked person who never speaks is grounded by a turn that names them
-#: only through the sentences that do, and the ones right after that go on
-#: about them ("he", "she", "they"): see _naming_sentences.
-MENTION_SENTENCES = True
-_THIRD_PERSON = re.compile(r"\b(he|she|they|him|her|them|his|hers|their|theirs)\b", re.I)
-
-
-def _naming_sentences(text: str, name_re: re.Pattern) -> str:
-    """The sentences of a turn that name someone (``name_re``), each with the
-    sentences after it that refer back with a third-person pronoun."""
-    keep, carry = [], False
-    for part in _SENTENCE.split(text):
-        if name_re.search(part):
-            keep.append(part)
-            carry = True
-        elif carry and _THIRD_PERSON.search(part):
-            keep.append(part)
-        else:
-            carry = False
-    return " ".join(keep)
 
 
 #: A question that names someone and asks nothing more ("Who is Dave?",
@@ -500,16 +489,23 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     from .models import count_tokens, load_spacy
 
     info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
-    info = _known_names(mem, info, group_id)
+    recaller = mem._recaller()
+    # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
+    # a known person's name is no asked word, however the tagger labelled it
+    info = recaller.known_people(info, group_id)
+    info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
+    focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+    info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [],
+                            linked(mem._store, group_id))
     # the question and its content words (names left out) in one model call
     vecs = mem._embedder().embed([query, " ".join(info.terms)] if info.terms else [query])
     qvec, term_vec = vecs[0], (vecs[1] if info.terms else None)
-    recaller = mem._recaller()
-    focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
     # a long question is named by its start: the lines it asks for need the budget
     header = f"Memory for: {query if len(query) <= HEADER_CHARS else query[:HEADER_CHARS].rstrip() + ' …'}"
     header_tokens = count_tokens(header) + 1
 
+    if unknown:
+        return _abstain(query, info, budget_tokens, header, nothing_known(unknown, info.roles, speaker), [])
     if info.names and not focus_ids:
         return _abstain(query, info, budget_tokens, header,
                         f"Nothing is known about {_people_phrase(info.names, speaker)}.", [])
@@ -538,6 +534,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # asked about two people who both speak ("What did Sam suggest Evan do?"):
     # what one puts to the other is about them both
     between = BETWEEN and sum(bool(ks & idx.speaker_keys) for ks in focus_keys.values()) >= 2
+    focus_names = [n for e in focus_entities for n in (e.name, *e.aliases)]
 
     # a turn names the asked entity when its text does, even where the small
     # model did not tag the name at ingest (a lower-case "ray's coming up")
@@ -566,22 +563,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return (not strict or silent) and (any(e.id in s for s in mention_sets.values()) or (
             names_re is not None and names_re.search(e.content) is not None))
 
-    # Someone who never speaks is known by the turns that name them, and only
-    # by the sentences that do (MENTION_SENTENCES): "Lars has labelled none.
-    # ... I am allergic to sulfa" says nothing about what Lars is allergic to.
-    name_re = names_re if MENTION_SENTENCES and silent else None
-
-    def mention_only(h: Hit) -> bool:
-        """An episode about the asked entity only because it names it."""
-        return (name_re is not None and h.fact is None
-                and alias_key(group_id, h.episode.speaker) not in said_by)
-
-    def about_text(h: Hit) -> str:
-        return _naming_sentences(h.text, name_re) if mention_only(h) else h.text
-
     def item_words(h: Hit) -> str:
         if h.fact is None:
-            return about_text(h)
+            return h.text
         words = " ".join(mem.registry.question_words(h.fact.attribute)).replace("_", " ")
         return f"{h.fact.attribute.replace('_', ' ')} {words} {h.fact.value} {h.text}"
 
@@ -617,8 +601,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         c = h.score if c is None else c
         if not MIX_LEX:
             return c
-        if h.kind == "episode" and mention_only(h):
-            return (1 - MIX_LEX) * c + MIX_LEX * lex(about_text(h))
+        if own and h.kind == "episode" and ABOUT and silent and h.episode is not None \
+                and alias_key(group_id, h.episode.speaker) not in said_by:
+            # a turn that speaks of an asked person who never speaks: by what it says of them
+            return (1 - MIX_LEX) * c + MIX_LEX * lex(_people.about(h.text, focus_names))
         if own and h.kind == "episode":
             echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
@@ -664,7 +650,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             if then:
                 then_any = max(then_any, fit)
             if strict and (
-                    h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)):
+                    h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)) and not (
+                    ABOUT and silent and h.kind == "episode" and alias_key(group_id, h.episode.speaker) not in said_by
+                    and info.terms and not _covers(info, _people.about(h.text, focus_names))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
@@ -764,31 +752,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         src = grounding.source_name or (grounding.source or grounding.id)[:8]
         why = f"grounded by {src}: {grounding.text[:80]}"
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
-
-
-#: A question's word that names an entity the group knows is a name, whatever
-#: its case: "where does ray work?" asks about Ray (the small model tags a
-#: lower-case name as a noun, and the word then grounded every turn naming him).
-KNOWN_NAMES = True
-
-
-def _known_names(mem, info: QueryInfo, group_id: str) -> QueryInfo:
-    if not KNOWN_NAMES or not info.terms:
-        return info
-    keys = {t: alias_key(group_id, t) for t in info.terms if len(t) > 2}
-    found = mem._store.lookup_names(keys.values())
-    named = [t for t, k in keys.items() if k in found]
-    if not named:
-        return info
-    # a name after a preposition is also what is asked about ("when I started
-    # at duolingo"), as _query.PLACE_TERMS keeps a tagged place's words
-    drop = {t for t in named if not re.search(rf"\b(?:at|in|to|from|for|with|near|of|on)\s+{re.escape(t)}\b",
-                                              info.text, re.I)}
-    return dataclasses.replace(
-        info, names=(*info.names, *(n for n in named if n not in info.names)),
-        terms=tuple(t for t in info.terms if t not in drop), nouns=tuple(t for t in info.nouns if t not in drop),
-        given=tuple(t for t in info.given if t not in drop),
-        given_pairs=tuple(p for p in info.given_pairs if not drop & set(p.split())))
 
 
 def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:

@@ -28,6 +28,8 @@ What is digested (see schema/README.md, version 4):
   rewritten with ``aliases`` when an alias is added, after the old digest is
   checked (a damaged row is refused, never re-sealed).
 * ``Alias.digest``: the name key and the entity it points to.
+* ``Link.digest``: every column of a people link (schema version 5); a link
+  row is written once and ended by another row, never changed.
 
 Vectors (``FactVector``, embeddings) and ``Slot`` rows are derived data
 and carry no digest; ``Memory.check()`` compares every slot with the held
@@ -78,6 +80,11 @@ ENTITY_FIELDS: tuple[tuple[str, str], ...] = (
 ALIAS_FIELDS: tuple[tuple[str, str], ...] = (
     ("key", "s"), ("group_id", "s"), ("alias", "s"), ("entity_id", "s"),
 )
+#: People links (schema version 5, docs/people.md): written once, never changed.
+LINK_FIELDS: tuple[tuple[str, str], ...] = (
+    ("key", "s"), ("group_id", "s"), ("kind", "s"), ("entity_id", "s"), ("target", "s"), ("name", "s"),
+    ("episode_id", "s"), ("reason", "s"), ("recorded_at", "t"),
+)
 
 #: table -> (tag, fields, primary key column): what :func:`damaged` verifies.
 TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
@@ -85,6 +92,7 @@ TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
     "Episode": ("episode/1", EPISODE_FIELDS, "id"),
     "Entity": ("entity/1", ENTITY_FIELDS, "id"),
     "Alias": ("alias/1", ALIAS_FIELDS, "key"),
+    "Link": ("link/1", LINK_FIELDS, "key"),
 }
 EXPIRY_TAG = "expiry/1"
 #: The stored open end of an interval, as its digest encodes it.

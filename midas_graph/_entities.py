@@ -101,3 +101,99 @@ class EntityIndex:
     def forget(self) -> None:
         with self._lock:
             self._groups.clear()
+
+
+# -- people: names and links (docs/people.md) -------------------------------------------
+#
+# Two entities found to be one person (a role entity "user's wife" and a name
+# entity "Sarah" that both already hold facts or mentions) are *linked*, not
+# moved: a "same" Link row says that one is one with the other, with the
+# episode that said so. Nothing is rewritten: each keeps its facts, its name
+# keys and its history, and every read of either takes the union of the
+# cluster (:func:`cluster`). New facts land on the cluster's root (the entity
+# the links lead to), so revision sees one subject from then on. A name given
+# to a single entity ("I'm Jordan") is an alias, also with a Link row naming
+# its episode. remove_episode ends both (an "unlink" row) and takes the alias
+# away; the Link rows stay, so the memory can still say when two names were
+# one and why.
+
+from ._types import Link  # noqa: E402
+
+_ROOTS: dict[tuple[int, int, str], dict[str, str]] = {}
+
+
+def held_links(store, group_id: str) -> list[Link]:
+    """The people links of a group the memory holds now."""
+    return [x for x in store.links(group_id) if x.ended_at is None]
+
+
+def roots(store, group_id: str) -> dict[str, str]:
+    """entity id -> the root of its cluster, for the entities of a group
+    that are linked to another (cached per store generation)."""
+    key = (id(store), getattr(store, "generation", 0), group_id)
+    out = _ROOTS.get(key)
+    if out is None:
+        nxt = {x.entity_id: x.target for x in held_links(store, group_id) if x.kind == "same" and x.target}
+        out = {}
+        for eid in nxt:
+            seen, cur = {eid}, nxt[eid]
+            while cur in nxt and cur not in seen:  # links point root-ward; a cycle cannot be written
+                seen.add(cur)
+                cur = nxt[cur]
+            out[eid] = cur
+        if len(_ROOTS) > 64:
+            _ROOTS.clear()
+        _ROOTS[key] = out
+    return out
+
+
+_LINKED: dict[tuple[int, int, str], frozenset[str]] = {}
+
+
+def linked(store, group_id: str) -> frozenset[str]:
+    """The entities of a group that a held people link names: people,
+    whatever the tagger labelled their names (cached per store generation)."""
+    key = (id(store), getattr(store, "generation", 0), group_id)
+    out = _LINKED.get(key)
+    if out is None:
+        out = frozenset(i for x in held_links(store, group_id) if x.kind != "unlink"
+                        for i in (x.entity_id, x.target) if i)
+        if len(_LINKED) > 64:
+            _LINKED.clear()
+        _LINKED[key] = out
+    return out
+
+
+def root_of(store, group_id: str, entity_id: str) -> str:
+    return roots(store, group_id).get(entity_id, entity_id)
+
+
+def cluster(store, group_id: str, ids) -> list[str]:
+    """``ids`` with every entity linked to one of them (either way), in order."""
+    ids = list(dict.fromkeys(ids))
+    r = roots(store, group_id)
+    if not r:
+        return ids
+    wanted = {r.get(i, i) for i in ids}
+    out = dict.fromkeys(ids)
+    out.update(dict.fromkeys(sorted(wanted)))
+    out.update(dict.fromkeys(sorted(e for e, root in r.items() if root in wanted)))
+    return list(out)
+
+
+def undo_links(store, group_id: str, episode_id: str, now) -> list[Link]:
+    """End every held people link an episode made (its removal): an
+    "unlink" row for each, and the names it gave taken away again. Returns
+    the links ended."""
+    import uuid
+
+    ended = [x for x in held_links(store, group_id) if x.episode_id == episode_id]
+    if not ended:
+        return []
+    rows = [Link(str(uuid.uuid4()), group_id, "unlink", x.entity_id, x.key, x.name, episode_id,
+                 f"episode {episode_id}, which made it, was removed", now) for x in ended]
+    for x in ended:
+        if x.kind == "alias":
+            store.remove_alias(x.entity_id, x.name, group_id)
+    store.create_links(rows)
+    return ended

@@ -14,14 +14,15 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ._entities import EntityIndex
+from . import _people
+from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
-from ._extract import Claim, Extraction, extract_many
+from ._extract import Claim, Extraction, extract
 from ._revise import Judge, candidates, cessation_targets, correction_target, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import TimeLike, parse_time
-from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
+from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact, Link
 
 #: Facts and mentions are extracted from an episode's first EXTRACT_CHARS
 #: characters (cut back to a sentence break). An episode of any length is
@@ -116,12 +117,14 @@ class Ingest:
         self.mem = mem
         self.index = EntityIndex(mem._store, mem._embedder)
         self._last_speaker: dict[str, str] = {}  # group -> speaker of its last episode
+        self._people: dict[str, _people.Tracker] = {}  # group -> the people of its last turns
 
     def forget(self, group_id: str) -> None:
         """Drop what this process keeps about a group (after it was deleted):
-        resolved entities and the speaker of its last episode."""
+        resolved entities, the speaker of its last episode, its last turns."""
         self.index.forget()
         self._last_speaker.pop(group_id, None)
+        self._people.pop(group_id, None)
 
     def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
         from ._memory import _progress
@@ -158,29 +161,48 @@ class Ingest:
             return replace(e, listener=last)
         return e
 
-    @staticmethod
-    def _extract(items: Sequence[EpisodeIn], now: _dt.datetime) -> list[Extraction]:
-        """Claims and mentions of each episode (of its :func:`extraction_text`),
-        parsed in batches of at most EXTRACT_BATCH_CHARS characters."""
-        out: list[Extraction] = []
-        batch: list[tuple[str, str, _dt.datetime, str | None]] = []
+    def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime) -> list[tuple[Extraction, _people.People]]:
+        """Claims, mentions and people of each episode (of its
+        :func:`extraction_text`), parsed once, in batches of at most
+        EXTRACT_BATCH_CHARS characters; the people of a turn are read from
+        the same doc as its claims (``_people.analyze``), in order, each
+        group's turns carrying on from its last ones."""
+        from .models import load_spacy
+
+        out: list[tuple[Extraction, _people.People]] = []
+        batch: list[tuple[EpisodeIn, str]] = []
         size = 0
+
+        def flush() -> None:
+            if not batch:
+                return
+            docs = load_spacy().pipe((text for _, text in batch), batch_size=64)
+            for (e, text), doc in zip(batch, docs):
+                ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
+                             doc=doc)
+                tracker = self._people.setdefault(e.group_id, _people.Tracker())
+                people = _people.analyze(doc, e.speaker, e.listener, tracker)
+                out.append(_people_claims(e, ex, people))
+            batch.clear()
+
         for e in items:
             text = extraction_text(e.content)
             if batch and size + len(text) > EXTRACT_BATCH_CHARS:
-                out.extend(extract_many(batch))
-                batch, size = [], 0
-            batch.append((text, e.speaker, e.reference_time or now, e.listener))
+                flush()
+                size = 0
+            batch.append((e, text))
             size += len(text)
-        out.extend(extract_many(batch))
+        flush()
         return out
 
-    def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[Extraction]) -> dict[str, np.ndarray]:
+    def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[tuple[Extraction, _people.People]]
+               ) -> dict[str, np.ndarray]:
         """One batch for every text the episodes need a vector of: contents
         and their sentences (or passages), claim sentences, and names that
         may be new entities."""
         texts: dict[str, None] = {}
-        for e, ex in zip(items, extractions):
+        for e, (ex, people) in zip(items, extractions):
+            texts.update(dict.fromkeys(people.names()))
             texts[episode_document(e.speaker, e.content)] = None
             texts.update(dict.fromkeys(sentence_documents(e.speaker, e.content)))
             texts[e.speaker] = None
@@ -196,7 +218,9 @@ class Ingest:
         return dict(zip(keys, vecs))
 
     # -- one episode, one transaction ------------------------------------------------
-    def _one(self, item: EpisodeIn, ex: Extraction, vectors: dict[str, np.ndarray]) -> EpisodeResult:
+    def _one(self, item: EpisodeIn, extracted: tuple[Extraction, _people.People],
+             vectors: dict[str, np.ndarray]) -> EpisodeResult:
+        ex, people = extracted
         mem, store = self.mem, self.mem._store
         created: list[tuple[Entity, np.ndarray | None]] = []
         with store.transaction():
@@ -211,8 +235,8 @@ class Ingest:
             sentences = np.asarray([vectors[d] for d in sentence_documents(item.speaker, item.content)],
                                    dtype=np.float32).tobytes()
             store.create_episode(ep, _bytes(vectors.get(episode_document(item.speaker, item.content))), sentences)
-            names = self._surfaces(item, ex)
-            ids, created = self._resolve(item.group_id, names, vectors, now)
+            names = self._surfaces(item, ex, people)
+            ids, created = self._resolve(item, ep.id, names, vectors, now, people)
             store.link_mentions(ep.id, [ids[n] for n in names], ep.group_id)
             facts, closed = self._revise(ep, ex.claims, ids, vectors, now)
             mem._store.set_meta("last_tx", now.isoformat())
@@ -222,9 +246,18 @@ class Ingest:
         return EpisodeResult(episode=ep, facts=facts, superseded=closed, entities=entities)
 
     @staticmethod
-    def _surfaces(item: EpisodeIn, ex: Extraction) -> dict[str, str]:
-        """Every name the episode refers to, with an entity kind (a hint only)."""
+    def _surfaces(item: EpisodeIn, ex: Extraction, people: _people.People) -> dict[str, str]:
+        """Every name the episode refers to, with an entity kind (a hint only):
+        its claims' subjects and entity values, its mentions, and the people
+        it names (roles, names given to roles, what its pronouns stand for)."""
         names: dict[str, str] = {item.speaker: "PERSON"}
+        if item.listener and people.listener_names:
+            names[item.listener] = "PERSON"
+        for n in people.names():
+            parts = _people.split_role(n)
+            names.setdefault(n, "PERSON" if parts is None or _people.is_person_role(n) else "CONCEPT")
+            if parts is not None:
+                names.setdefault(parts[0], "PERSON")
         labels = {m.name: m.label for m in ex.mentions}
         for c in ex.claims:
             names.setdefault(c.subject, "PERSON" if c.subject_is_speaker else labels.get(c.subject, "CONCEPT"))
@@ -234,12 +267,26 @@ class Ingest:
             names.setdefault(m.name, m.label)
         return names
 
-    def _resolve(self, group: str, names: dict[str, str], vectors: dict[str, np.ndarray], now: _dt.datetime):
+    def _resolve(self, item: EpisodeIn, episode_id: str, names: dict[str, str], vectors: dict[str, np.ndarray],
+                 now: _dt.datetime, people: _people.People):
+        """Entity id of every surface name: by name key (a role name also by
+        its class spelling, ``_people.role_keys``), through the people links
+        this episode makes (:meth:`_link`), then by name similarity, else a
+        new entity. Every id is its cluster's root (``_entities.roots``)."""
         store = self.mem._store
-        keys = {alias_key(group, n): n for n in names}
+        group = item.group_id
+        keys: dict[str, str] = {}
+        for n in names:
+            for spelling in _people.role_keys(n, asked=True):
+                keys.setdefault(alias_key(group, spelling), n)
         found = store.lookup_names(keys)
-        ids = {n: found[k] for k, n in keys.items() if k in found}
+        root = roots(store, group)
+        ids: dict[str, str] = {}
+        for k, n in keys.items():
+            if k in found and n not in ids:
+                ids[n] = root.get(found[k], found[k])
         new: list[Entity] = []
+        links = self._link(item, episode_id, names, ids, new, now, people)
         for n, kind in names.items():
             if n in ids:
                 continue
@@ -248,13 +295,155 @@ class Ingest:
             if hit is not None:
                 ent = store.entity(hit[0])
                 store.add_alias(ent, n)
-                ids[n] = ent.id
+                ids[n] = root.get(ent.id, ent.id)
                 continue
-            ent = Entity(id=_new_id(), group_id=group, name=n, kind=kind, created_at=now)
-            new.append(ent)
+            ent = self._new_entity(group, n, kind, now, new)
             ids[n] = ent.id
+        # a name names one entity: a new entity's extra names that are taken are left out
+        taken = set(store.lookup_names([alias_key(group, a) for e in new for a in (e.name, *e.aliases)]))
+        for k, e in enumerate(new):
+            keep = []
+            for a in e.aliases:
+                key = alias_key(group, a)
+                if key not in taken:
+                    taken.add(key)
+                    keep.append(a)
+            taken.add(alias_key(group, e.name))
+            new[k] = replace(e, aliases=tuple(keep))
+        given = {(e.id, _people.fold(a)) for e in new for a in e.aliases}
+        fresh = {e.id for e in new}
+        links = [x for x in links if x.kind != "alias" or x.entity_id not in fresh
+                 or (x.entity_id, _people.fold(x.name)) in given]
         store.create_entities(new, {e.id: _bytes(vectors.get(e.name)) for e in new})
+        store.create_links(links)
         return ids, [(e, vectors.get(e.name)) for e in new]
+
+    @staticmethod
+    def _new_entity(group: str, name: str, kind: str, now: _dt.datetime, new: list[Entity]) -> Entity:
+        """A new entity (to create with ``new``); a role gets its class spelling as an alias."""
+        extra = tuple(_people.role_keys(name)[1:])
+        ent = Entity(id=_new_id(), group_id=group, name=name, kind=kind, created_at=now, aliases=extra)
+        new.append(ent)
+        return ent
+
+    def _link(self, item: EpisodeIn, episode_id: str, names: dict[str, str], ids: dict[str, str],
+              new: list[Entity], now: _dt.datetime, people: _people.People) -> list[Link]:
+        """Make one entity of the names this episode says are one person
+        (docs/people.md): the speaker and the names it introduces itself
+        by; the listener and the names it is called by (when supported); a
+        role and its name. Each group of names lands on one entity: a new
+        one when none is known, the known one, or, when several are known,
+        their root (a "same" link from each other one, refused when two
+        speakers or two different names for one role would be merged).
+        Every name given or link made is a Link row naming the episode."""
+        store = self.mem._store
+        group = item.group_id
+        tracker = self._people.get(group)
+        speakers = tracker.speakers if tracker is not None else set()
+        sets: list[tuple[list[str], str, str]] = []  # (names, the entity's own name, reason)
+        for n, text in people.self_names:
+            # "My name is Hiroshi Tanaka": Hiroshi too
+            first = [n.split()[0]] if len(n.split()) > 1 and len(n.split()[0]) > 1 else []
+            sets.append(([item.speaker, n, *first], item.speaker, f"self-introduction: {text}"))
+        if item.listener:
+            for n, text in people.listener_names:
+                sets.append(([item.listener, n], item.listener, f"called so by {item.speaker}: {text}"))
+        for r in people.roles:
+            sets.append(([r.name, r.role], r.name, f"{r.how}: {r.text}"))
+        links: list[Link] = []
+        n_self = len(people.self_names) + (len(people.listener_names) if item.listener else 0)
+        for k, (group_names, own, reason) in enumerate(sets):
+            known = list(dict.fromkeys(ids[n] for n in group_names if n in ids))
+            if k >= n_self and len(known) == 1 and not self._may_name(known[0], group_names[0], speakers):
+                continue  # "Fern, my sister" when my sister is Wren: two sisters, the role stays Wren's
+            for n in group_names:
+                names[n] = "PERSON" if _people.split_role(n) is None or _people.is_person_role(n) \
+                    else names.get(n, "CONCEPT")
+            if len(known) > 1:
+                target = self._root_for(known, group_names, ids, speakers)
+                if target is None:
+                    continue  # refused: see _root_for
+                for other in known:
+                    if other != target:
+                        links.append(Link(_new_id(), group, "same", other, target, "", episode_id, reason, now))
+                for n, i in list(ids.items()):
+                    if i in known:
+                        ids[n] = target
+            elif known:
+                target = known[0]
+            else:
+                ent = self._new_entity(group, own, names.get(own, "PERSON"), now, new)
+                target = ent.id
+                ids[own] = target
+            for n in group_names:
+                if n in ids:
+                    continue
+                ids[n] = target
+                for spelling in _people.role_keys(n):
+                    links.append(Link(_new_id(), group, "alias", target, None, spelling, episode_id, reason, now))
+        if not links:
+            return []
+        fresh = {e.id: k for k, e in enumerate(new)}
+        stored: dict[str, Entity] = {}
+        kept: list[Link] = []
+        for x in links:
+            if x.kind == "alias":
+                if x.entity_id in fresh:  # a new entity: one more name to create with it
+                    e = new[fresh[x.entity_id]]
+                    if _people.fold(x.name) in {_people.fold(a) for a in (e.name, *e.aliases)}:
+                        continue
+                    new[fresh[x.entity_id]] = replace(e, aliases=(*e.aliases, x.name))
+                else:
+                    if store.lookup_names([alias_key(group, x.name)]):
+                        continue  # the name already names an entity (first come, first served)
+                    e = stored.get(x.entity_id) or store.entity(x.entity_id)
+                    if e is None:
+                        continue
+                    store.add_alias(e, x.name)
+                    stored[e.id] = replace(e, aliases=(*e.aliases, x.name))
+            kept.append(x)
+        return kept  # written by _resolve once the new entities' names are settled
+
+    def _may_name(self, entity_id: str, name: str, speakers: set[str]) -> bool:
+        """Whether a role's entity may take one more name: not when it is a
+        speaker, nor when it already has a person's name that is not this
+        one (nor a part of it: "Kim" of "Kim Lee")."""
+        if name in ("",) or _people.split_role(name) is not None:
+            return True
+        e = self.mem._store.entity(entity_id)
+        if e is None:
+            return True
+        if _people.fold(e.name) in speakers:
+            return False
+        have = {_people.fold(n) for n in (e.name, *e.aliases) if _people.split_role(n) is None}
+        new = _people.fold(name)
+        return not have or any(new in h or h in new for h in have)
+
+    def _root_for(self, known: list[str], group_names: list[str], ids: dict[str, str],
+                  speakers: set[str]) -> str | None:
+        """The entity several known ones become one with, or None to refuse:
+        never two of the group's speakers, never two entities that each
+        already have a different person's name ("my brother Tom" when "my
+        brother" is Sam). The speaker or listener's entity wins, else a named
+        person's, else the oldest."""
+        store = self.mem._store
+        ents = {e.id: e for e in store.entities_by_id(known)}
+        spoken = [i for i in known if i in ents and _people.fold(ents[i].name) in speakers]
+        if len(spoken) > 1:
+            return None
+        proper = {i: {_people.fold(n) for n in (ents[i].name, *ents[i].aliases)
+                      if _people.split_role(n) is None} for i in known if i in ents}
+        named = [i for i in known if proper.get(i)]
+        if len(named) > 1 and not spoken:
+            a, b = proper[named[0]], proper[named[1]]
+            if not any(x in y or y in x for x in a for y in b):
+                return None
+        if spoken:
+            return spoken[0]
+        if named:
+            return named[0]
+        return min(known, key=lambda i: (ents[i].created_at or _dt.datetime.max.replace(tzinfo=_dt.timezone.utc), i)
+                   if i in ents else (_dt.datetime.max.replace(tzinfo=_dt.timezone.utc), i))
 
     def _revise(self, ep: Episode, claims: Sequence[Claim], ids: Mapping[str, str],
                 vectors: dict[str, np.ndarray], now: _dt.datetime) -> tuple[list[Fact], list[Fact]]:
@@ -336,6 +525,38 @@ class Ingest:
         store.set_vectors("FactVector", new_vectors)
         facts = [work.by_id.get(f.id, f) for f in facts]
         return list({f.id: f for f in facts}.values()), closed
+
+
+def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tuple[Extraction, _people.People]:
+    """The relation facts a role and a name make ("my wife Sarah": <speaker>
+    · wife: Sarah; "Churro (lucia's cat)": lucia · has_cat: Churro), and the
+    role links a relation fact makes ("my sister's name is Ana")."""
+    claims = list(ex.claims)
+    seen = {(c.subject.casefold(), _people.fold(c.attribute), _people.fold(str(c.value))) for c in claims}
+    for r in people.roles:
+        parts = _people.split_role(r.role)
+        if parts is None or not parts[0]:
+            continue
+        owner, word = parts
+        cls = _people.role_class(word)
+        if cls is None:
+            continue
+        # the role word (the registry spells wife and husband spouse); a pet: has_<kind>
+        attr = _people.fold(word) if cls[2] else f"has_{cls[0]}"
+        key = (owner.casefold(), _people.fold(attr), _people.fold(r.name))
+        if key in seen:
+            continue
+        seen.add(key)
+        claims.append(Claim(owner, attr, r.name, r.text, subject_is_speaker=owner == e.speaker,
+                            value_is_entity=True, confidence=0.9, rule="people: a role and its name"))
+    linked = {(_people.fold(r.role), _people.fold(r.name)) for r in people.roles}
+    for c in ex.claims:
+        cls = _people.role_class(c.attribute.replace("_", " ")) if c.value_is_entity and isinstance(c.value, str) else None
+        if cls is not None and cls[2] and c.polarity == "assert" and not c.correction:
+            role = _people.role_name(c.subject, c.attribute.replace("_", " "))
+            if (_people.fold(role), _people.fold(c.value)) not in linked:
+                people.roles.append(_people.RoleLink(role, c.value, c.text, "fact"))
+    return Extraction(claims, ex.mentions), people
 
 
 def _new_id() -> str:

@@ -37,7 +37,8 @@ FORMAT_VERSION = 1
 _TIME_FIELDS = ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at")
 _FACT_FIELDS = tuple(c for c in FACT_COLUMNS if c not in ("vid", "value_type"))
 #: Row types in the order an export writes them.
-ROW_TYPES = ("header", "entity", "alias", "episode", "removed_episode", "fact", "fact_vector", "end")
+ROW_TYPES = ("header", "entity", "alias", "link", "episode", "removed_episode", "fact", "fact_vector", "end")
+_LINK_FIELDS = ("key", "group_id", "kind", "entity_id", "target", "name", "episode_id", "reason", "recorded_at")
 
 
 # -- rows ------------------------------------------------------------------------
@@ -190,6 +191,9 @@ def _export_rows(store) -> Iterator[dict[str, Any]]:
     for key, group, alias, eid in sorted(store.alias_rows()):
         counts["alias"] += 1
         yield {"type": "alias", "key": key, "group_id": group, "alias": alias, "entity_id": eid}
+    for row in sorted(store.link_rows(), key=lambda r: r["key"]):  # people links (docs/people.md)
+        counts["link"] += 1
+        yield {"type": "link", **{k: (row[k].isoformat() if k == "recorded_at" else row[k]) for k in _LINK_FIELDS}}
     stored: set[tuple[str, str]] = set()
     for ep, key, emb, sent, mentions in store.export_episodes():
         stored.add((ep.group_id, ep.id))
@@ -242,6 +246,7 @@ class Dump:
     end: tuple[int, dict[str, int]] | None = None
     entities: list[tuple[int, Entity, str | None]] = field(default_factory=list)
     aliases: list[tuple[int, tuple[str, str, str, str]]] = field(default_factory=list)
+    links: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     episodes: list[tuple[int, Episode, str, str | None, str | None, list[str]]] = field(default_factory=list)
     removed: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, episode id) -> line
     facts: list[tuple[int, Fact]] = field(default_factory=list)
@@ -280,6 +285,16 @@ class Dump:
         elif kind == "alias":
             self.aliases.append((lineno, (_string(row, "key"), _string(row, "group_id"), _string(row, "alias"),
                                           _string(row, "entity_id"))))
+        elif kind == "link":
+            link = {k: row.get(k) for k in _LINK_FIELDS}
+            for k in ("key", "group_id", "kind", "entity_id"):
+                _string(row, k)
+            if link["kind"] not in ("alias", "same", "unlink"):
+                raise InvalidInputError("kind", f"{link['kind']!r} is not alias, same or unlink")
+            link["recorded_at"] = parse_time(link["recorded_at"], "recorded_at")
+            if link["recorded_at"] is None:
+                raise InvalidInputError("recorded_at", "is required")
+            self.links.append((lineno, link))
         elif kind == "episode":
             ep = episode_from_json(row)
             key = row.get("key", ep.id)
@@ -309,7 +324,8 @@ class Dump:
             return
         if self.end is None:
             raise InvalidInputError("end", "the export has no end row: it was cut short (nothing was imported)")
-        read = {"entity": len(self.entities), "alias": len(self.aliases), "episode": len(self.episodes),
+        read = {"entity": len(self.entities), "alias": len(self.aliases), "link": len(self.links),
+                "episode": len(self.episodes),
                 "removed_episode": len(self.removed), "fact": len(self.facts),
                 "fact_vector": len(self.fact_vectors)}
         wrong = {k: (v, read.get(k, 0)) for k, v in self.end[1].items() if read.get(k, 0) != v}
@@ -333,6 +349,8 @@ class Dump:
             unique("entity", e.id, lineno)
         for lineno, (key, *_) in self.aliases:
             unique("alias", key, lineno, "key")
+        for lineno, link in self.links:
+            unique("link", link["key"], lineno, "key")
         for lineno, ep, key, *_ in self.episodes:
             unique("episode", (ep.group_id, ep.id), lineno, shown=f"episode {ep.id!r} of group {ep.group_id!r}")
             unique("episode key", key, lineno, "key")
@@ -343,6 +361,8 @@ class Dump:
 
         entity_refs: list[tuple[int, str, str]] = [(n, "entity_id", eid) for n, (_, _, _, eid) in self.aliases]
         entity_refs += [(n, "mentions", eid) for n, *_, ms in self.episodes for eid in ms]
+        entity_refs += [(n, "entity_id", x["entity_id"]) for n, x in self.links]
+        entity_refs += [(n, "target", x["target"]) for n, x in self.links if x["kind"] == "same"]
         episode_refs: list[tuple[int, str, tuple[str, str]]] = []  # (line, field, (group, episode id))
         fact_refs: list[tuple[int, str, str]] = [(n, "id", fid) for n, fid, _ in self.fact_vectors]
         for n, f in self.facts:

@@ -517,7 +517,10 @@ class Memory:
            is recorded again. A belief is left alone if a later write has
            changed it since the episode closed it (the episode's version is
            no longer its latest).
-        3. The episode is deleted with its MENTIONS and FROM_EPISODE links.
+        3. The names it gave and the people it made one (its people links,
+           docs/people.md) are ended: the aliases go, the Link rows stay,
+           each ended by an "unlink" row.
+        4. The episode is deleted with its MENTIONS and FROM_EPISODE links.
 
         What the episode closed is found by ``expired_by_episode``, which
         every version an episode expires records. Nothing is deleted but the
@@ -566,6 +569,13 @@ class Memory:
                 for f, version in reinstate:
                     work.reinstate(f, version, now, f"episode {episode_id}, which retracted it, was removed")
                 self._store.apply(work.finish())
+                self._store.set_meta("last_tx", now.isoformat())
+            # the names it gave and the people it made one (docs/people.md)
+            from ._entities import held_links, undo_links
+
+            if any(x.episode_id == episode_id for x in held_links(self._store, ep.group_id)):
+                now = self._clock.now()
+                undo_links(self._store, ep.group_id, episode_id, now)
                 self._store.set_meta("last_tx", now.isoformat())
             self._store.delete_episode(episode_id, ep.group_id)
         return out
@@ -917,7 +927,7 @@ class Memory:
 
         self._writable()
         store = self._store
-        labels = {"entities": "Entity", "aliases": "Alias", "episodes": "Episode",
+        labels = {"entities": "Entity", "aliases": "Alias", "links": "Link", "episodes": "Episode",
                   "versions_restored": "Fact", "fact_vectors": "FactVector"}
         with store.transaction():
             dump.check_references(store)
@@ -929,6 +939,7 @@ class Memory:
             else:
                 store.restore_entities(entities, {e.id: v for _, e, v in dump.entities if v is not None})
                 store.restore_aliases([a for _, a in dump.aliases])
+                store.restore_links([x for _, x in dump.links])
             store.restore_episodes([x[1:] for x in dump.episodes])
             versions = [f for _, f in dump.facts]
             expected = 0
@@ -963,7 +974,9 @@ class Memory:
             found = self._store.lookup_names([alias_key(group_id, subject)])
             if not found:
                 return []
-            ids = list(found.values())
+            from ._entities import cluster  # a person's other names: its linked entities (docs/people.md)
+
+            ids = cluster(self._store, group_id, found.values())
         return self._store.facts_of(ids, group_id=group_id, attribute=attr, valid_at=valid_at, known_at=known_at)
 
     def _draft(self, row: Mapping[str, Any] | Sequence[Any], group_id: str) -> _Draft:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass, field
-from . import _timeexpr
+from . import _people, _timeexpr
 
 _FIRST = frozenset("i me my mine myself we us our ours".split())
 _UNUSED_PIPES = ["parser"]
@@ -72,6 +72,10 @@ class QueryInfo:
     #: the calendar spans of the dates it names ("in October 2023", "last week": as of
     #: ``now``, in the past; without ``now`` only dates with a year)
     dates: tuple[tuple[_dt.datetime, _dt.datetime], ...] = ()
+    #: the people it asks about by a role, each with its owner, role word and
+    #: whether it is loose ("my wife" -> "<speaker>'s wife": (speaker, "wife",
+    #: False)); also in ``names``
+    roles: dict = field(default_factory=dict)
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -90,8 +94,23 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
             span = _propn_span(doc, tok.i)
             names.setdefault(_clean(span.text), "CONCEPT")
             name_tokens.update(range(span.start, span.end))
+    # "my wife", "Lucia's brother", "my sister's husband": a person asked about by a role is
+    # that person, not its owner (docs/people.md); the role word is no asked word
+    roles, role_tokens, owner_tokens = _roles(doc, speaker)
+    for rname in roles:
+        names[rname] = "PERSON"
+    name_tokens.update(role_tokens)
+    for owner in {o for o, _, _ in roles.values()}:
+        # the owner is asked about only if the question also names it outside its roles
+        if owner in names and not any(t.i not in owner_tokens and _clean(t.text).casefold() == owner.casefold()
+                                      for t in doc):
+            del names[owner]
+    who = _WHO_IS.match(text)  # "who's ray again?": the name asked about, in any case
+    if who and not any(_clean(who.group(1)).casefold() == n.casefold() for n in names):
+        names.setdefault(_clean(who.group(1)), "PERSON")
+        name_tokens.update(t.i for t in doc if t.idx >= who.start(1) and t.idx + len(t) <= who.end(1))
     first = any(t.lower_ in _FIRST for t in doc)
-    if first and speaker:
+    if first and speaker and any(t.lower_ in _FIRST and t.i not in owner_tokens for t in doc):
         names.setdefault(speaker, "PERSON")
     asked_for = _asked_for(doc)
     terms, nouns, given = [], [], []
@@ -138,7 +157,123 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
             if ref is not None:
                 dates.append((ref.start, ref.end))
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
-                     tuple(dict.fromkeys(pairs)), tuple(dates))
+                     tuple(dict.fromkeys(pairs)), tuple(dates), roles)
+
+
+_WHO_IS = re.compile(r"^\W*who(?:['’]s| is| was)\s+([a-z][\w-]*(?: (?!again\b)[a-z][\w-]*)?)(?:\s+again)?\s*\?*\s*$",
+                     re.I)
+#: roles whose holder a question may name without the memory having heard of
+#: them as a person ("Who is my doctor now?" asks for the name): when the
+#: memory knows nobody by the role, the question is about its owner
+LOOSE_ROLES = frozenset({"doctor", "dentist", "therapist", "teacher", "coach", "landlord", "mentor", "assistant",
+                         "neighbor", "coworker", "roommate", "friend", "cofounder"})
+_IDENTITY = re.compile(r"^\W*who(?:['’]s| is| was| are| were)\b|['’]s name\b|\bnames?\b|\bcalled\b|\bnamed\b", re.I)
+
+
+def owner_instead(info: QueryInfo, roles) -> QueryInfo:
+    """``info`` asking about the owners of ``roles`` (role names the memory
+    knows nobody by) with the role words as asked words: "Who is my doctor
+    now?" with no doctor known is a question about the asker's doctor."""
+    from dataclasses import replace
+
+    labels = dict(info.labels)
+    terms, nouns = list(info.terms), list(info.nouns)
+    for r in roles:
+        owner, word, _ = info.roles[r]
+        labels.pop(r, None)
+        labels.setdefault(owner, "PERSON")
+        w = _people.fold(word)
+        if w not in terms:
+            terms.append(w)
+            nouns.append(w)
+    kept = {r: v for r, v in info.roles.items() if r not in roles}
+    return replace(info, names=tuple(labels), labels=labels, terms=tuple(terms), nouns=tuple(nouns), roles=kept,
+                   first_person=info.first_person)
+
+
+def person_names_out(info: QueryInfo, focus, people=frozenset()) -> QueryInfo:
+    """``info`` without the asked words that are the name of a person it
+    asks about (``focus``: the entities its names resolved to). The small
+    model labels many first names as places or organisations ("Takeshi"
+    ORG, "Marguerite" LOC), and a place's words are asked words
+    (``PLACE_TERMS``); a person's are not. ``people``: ids of entities a
+    people link names (persons whatever their label)."""
+    people = {w for e in focus if e.kind in ("PERSON", "PERSON_SPEAKER") or e.id in people
+              for n in (e.name, *e.aliases) for w in n.casefold().split()}
+    if not people:
+        return info
+    drop = {w for n in info.names for w in n.casefold().split() if w in people}
+    if not drop or not drop & set(info.terms):
+        return info
+    from dataclasses import replace
+
+    keep = lambda xs: tuple(x for x in xs if x not in drop)  # noqa: E731
+    return replace(info, terms=keep(info.terms), nouns=keep(info.nouns), given=keep(info.given))
+
+
+def nothing_known(roles, asked: dict, speaker: str | None) -> str:
+    """The reason a question about unknown people abstains: "Nothing is
+    known about your sister" (the asker's own roles in the second person)."""
+    said = []
+    for r in roles:
+        owner, word, _ = asked.get(r, (None, r, False))
+        if owner is not None and speaker is not None and owner == speaker:
+            said.append(f"your {word}")
+        elif owner is not None and speaker is not None and owner.startswith(f"{speaker}'s "):
+            said.append(f"your {owner[len(speaker) + 3:]}'s {word}")
+        else:
+            said.append(r)
+    return "Nothing is known about " + " or ".join(said)
+
+
+def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], set[int], set[int]]:
+    """The people a question names by a role ("my wife", "Lucia's brother",
+    "my sister's husband"; persons only, not pets), as role names
+    (``_people.role_name``) with their owner, role word and whether it is
+    loose (asked who holds it, or one of LOOSE_ROLES); the tokens of the
+    role phrases, and the tokens of their owners."""
+    out: dict[str, tuple[str, str, bool]] = {}
+    role_toks: set[int] = set()
+    owner_toks: set[int] = set()
+    chain: dict[int, str] = {}  # token index of a role word -> its role name (for nested roles)
+    for t in doc:
+        cls = _people.role_class(t.lower_)
+        if cls is None or not cls[2] or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON"):
+            continue
+        j = t.i - 1
+        while j >= 0 and (doc[j].lower_ in _people._ROLE_ADJ or doc[j].pos_ == "ADJ"):
+            j -= 1
+        if j < 0:
+            continue
+        p = doc[j]
+        owner = None
+        own = set()
+        if p.lower_ in ("my", "our") and speaker:
+            owner, own = speaker, {j}
+        elif p.lower_ in ("'s", "’s", "s'") and j >= 1:
+            prev = doc[j - 1]
+            if prev.i in chain:  # "my sister's husband"
+                owner = chain[prev.i]
+                own = {k for k in range(j - 1, j + 1)}
+            elif prev.pos_ == "PROPN" or prev.ent_type_ in ("PERSON", "ORG", "GPE", "NORP"):
+                a = prev.i
+                while a - 1 >= 0 and doc[a - 1].pos_ == "PROPN":
+                    a -= 1
+                owner, own = _clean(doc[a:prev.i + 1].text), set(range(a, j + 1))
+        if owner is None:
+            continue
+        rname = _people.role_name(owner, t.lower_)
+        if owner in out:  # the owner was itself a role ("my sister's husband")
+            del out[owner]
+        cls = _people.role_class(t.lower_)
+        # "who is my doctor?", "what's my boss's name?": asks who holds the role
+        loose = bool(_IDENTITY.search(doc.text)) or (cls is not None and cls[0] in LOOSE_ROLES)
+        out[rname] = (owner, t.lower_, loose)
+        chain[t.i] = rname
+        role_toks.update(range(j + 1, t.i + 1))
+        role_toks.update(own)
+        owner_toks.update(own)
+    return out, role_toks, owner_toks
 
 
 def _asks_occupation(doc) -> bool:

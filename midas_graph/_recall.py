@@ -37,6 +37,8 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
+from . import _people
+from ._entities import cluster, linked
 from ._query import QueryInfo, analyze
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
@@ -641,9 +643,21 @@ class Recaller:
                                  explicit_valid, include_past, group_id, excerpts)[:k]
 
     def resolve_names(self, names, group_id: str) -> list[str]:
+        """Entity ids of the names a question uses, each with every entity it
+        is one with (``_entities.cluster``: "Sarah" and "user's wife" after
+        "my wife Sarah"). A role name ("user's wife") is found by its name
+        keys (as written and by its class, "user's spouse"), else as the
+        value of its owner's current relation fact ("user · spouse: Sarah");
+        :meth:`unknown_roles` says which roles found nobody."""
         store = self.mem._store
-        keys = {alias_key(group_id, n): n for n in names}
+        keys: dict[str, str] = {}
+        for n in names:
+            for spelling in _people.role_keys(n, asked=True):
+                keys.setdefault(alias_key(group_id, spelling), n)
         found = store.lookup_names(keys)
+        roles = {n for n in names if _people.split_role(n) is not None}
+        if roles - {keys[k] for k in found}:
+            found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys))
         ids = list(dict.fromkeys(found.values()))
         missing = [n for key, n in keys.items() if key not in found]
         # "What was Johns's reaction?": a stray plural s on a known name
@@ -675,7 +689,77 @@ class Recaller:
                 hit = ingest.index.similar(group_id, n, v)
                 if hit is not None and hit[0] not in ids:
                     ids.append(hit[0])
-        return ids
+        return cluster(store, group_id, ids)
+
+    def _by_relation(self, roles, group_id: str, keys: dict[str, str]) -> dict[str, str]:
+        """Role names found as the entity value of their owner's current
+        relation fact ("my sister" -> "user · sister: Ana" -> Ana), as
+        alias key -> entity id (under one of the role's keys)."""
+        store, reg = self.mem._store, self.mem.registry
+        now = self.mem.now()
+        out: dict[str, str] = {}
+        for role in roles:
+            owner, word = _people.split_role(role)  # type: ignore[misc]
+            owner_ids = self.resolve_names([owner], group_id) if owner else []
+            if not owner_ids:
+                continue
+            cls = _people.role_class(word)
+            # the word as the registry keys it; its class only for a word of no gender ("my kid")
+            attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
+            for f in store.facts_of(owner_ids, group_id=group_id, valid_at=now, known_at=now):
+                if f.attribute in attrs and f.object_id:
+                    out[alias_key(group_id, role)] = f.object_id
+                    break
+        return out
+
+    def known_people(self, info: QueryInfo, group_id: str) -> QueryInfo:
+        """``info`` with the asked words that are the name of a person the
+        memory knows made names of the question ("What is Emiko allergic
+        to?": the tagger took Emiko for a noun; "where does teo work?"): a
+        word written with a capital, or any word of a question written all
+        in lower case, that names a person entity (docs/people.md)."""
+        text = info.text
+        lower = not any(c.isupper() for c in text[1:])
+        cands = {}
+        for w in re.findall(r"[A-Za-zÀ-ÿ][\w'’-]*", text):
+            base = re.sub(r"['’]s$", "", w)
+            if base.casefold() in info.terms and (base[:1].isupper() or lower) and len(base) > 1:
+                cands[alias_key(group_id, base)] = base
+        if not cands:
+            return info
+        store = self.mem._store
+        found = store.lookup_names(cands)
+        if not found:
+            return info
+        kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
+        speakers = self.index(group_id).speaker_keys
+        people = linked(store, group_id)
+        add = [cands[k] for k, i in found.items() if kinds.get(i) == "PERSON" or k in speakers or i in people]
+        if not add:
+            return info
+        from dataclasses import replace
+
+        labels = dict(info.labels)
+        for n in add:
+            labels.setdefault(n, "PERSON")
+        drop = {n.casefold() for n in add}
+        keep = lambda xs: tuple(x for x in xs if x not in drop)  # noqa: E731
+        return replace(info, names=tuple(labels), labels=labels, terms=keep(info.terms), nouns=keep(info.nouns),
+                       given=keep(info.given))
+
+    def resolve_roles(self, info: QueryInfo, group_id: str) -> tuple[QueryInfo, list[str]]:
+        """The people a question asks about by a role that the memory knows
+        nobody as (docs/people.md): a kin or partner role asked about
+        ("What does my sister do?") is returned, to abstain on (they are not
+        their owner); a loose one ("Who is my doctor now?", "my coach") asks
+        its owner instead (``_query.owner_instead``)."""
+        unknown = [r for r in info.roles if not self.resolve_names([r], group_id)]
+        loose = [r for r in unknown if info.roles[r][2]]
+        if loose:
+            from ._query import owner_instead
+
+            info = owner_instead(info, loose)
+        return info, [r for r in unknown if r not in loose]
 
     def _materialise(self, ordered, fused, ranks, extra, known_facts, valid_at, known_at, k, explicit_valid,
                      include_past, group_id, excerpts=None) -> list[Hit]:

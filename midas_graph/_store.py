@@ -41,12 +41,12 @@ from . import _digest
 from ._errors import DatabaseLockedError, EngineError, InvalidInputError, ReadOnlyError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
-from ._types import Entity, Episode, Fact
+from ._types import Link, Entity, Episode, Fact
 
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -776,7 +776,10 @@ class Store:
     def _backfill_digests(self) -> None:
         """Schema version 4: give every row written before it its digests,
         computed from the row as it reads now."""
+        present = self._tables()
         for table in _digest.TABLES:
+            if table not in present:  # made by a later version, with digests from the start
+                continue
             key = _digest.TABLES[table][2]
             for columns, rows in self.scan_for_digest(table):
                 cols = {name: [r[i] for r in rows] for i, name in enumerate(columns)}
@@ -860,6 +863,81 @@ class Store:
             "MATCH (e:Entity {id: $id}) SET e.aliases = $a, e.digest = $d",
             {"id": entity.id, "a": row["aliases"], "d": _digest.row_digest("Entity", row)},
         )
+
+    # -- people links (schema version 5, docs/people.md) --------------------------
+    def create_links(self, links: Sequence[Link]) -> None:
+        """Write people links (and "unlink" rows that end one), once each."""
+        if not links:
+            return
+        columns = {
+            "key": [x.key for x in links], "group_id": [x.group_id for x in links],
+            "kind": [x.kind for x in links], "entity_id": [x.entity_id for x in links],
+            "target": [x.target for x in links], "name": [x.name for x in links],
+            "episode_id": [x.episode_id for x in links], "reason": [x.reason for x in links],
+            "recorded_at": [to_db(x.recorded_at) for x in links],
+        }
+        columns["digest"] = _digest.digests("link/1", _digest.LINK_FIELDS, columns)
+        self._create_columnar("Link", columns)
+
+    def links(self, group_id: str | None = None) -> list[Link]:
+        """Every people link of a group (of the database), held or ended,
+        oldest first; an "unlink" row ends the link whose key is its
+        ``target`` (``Link.ended_at``)."""
+        cols = [name for name, _ in _digest.LINK_FIELDS]
+        where = " WHERE n.group_id = $g" if group_id is not None else ""
+        rows = self.q(f"MATCH (n:Link){where} RETURN {_returning('n', cols)}",
+                      {"g": group_id} if group_id is not None else None)
+        made, ends = [], {}
+        for r in rows:
+            d = dict(zip(cols, r))
+            if d["kind"] == "unlink":
+                ends[d["target"]] = (from_db(d["recorded_at"]), d["reason"])
+            else:
+                made.append(d)
+        out = []
+        for d in made:
+            end = ends.get(d["key"], (None, None))
+            out.append(Link(d["key"], d["group_id"], d["kind"], d["entity_id"], d["target"], d["name"] or "",
+                            d["episode_id"], d["reason"] or "", from_db(d["recorded_at"]), *end))
+        out.sort(key=lambda x: (x.recorded_at, x.key))
+        return out
+
+    def link_rows(self) -> list[dict[str, Any]]:
+        """Every Link row as stored (export), verified against its digest."""
+        cols = [name for name, _ in _digest.LINK_FIELDS]
+        rows = self.q(f"MATCH (n:Link) RETURN {_returning('n', cols + ['digest'])}")
+        _digest.raise_if_damaged(_digest.verify("Link", rows, cols + ["digest"]), f"database {self.path or ':memory:'!r}")
+        out = []
+        for r in rows:
+            d = dict(zip(cols, r))
+            d["recorded_at"] = from_db(d["recorded_at"])
+            out.append(d)
+        return out
+
+    def restore_links(self, rows: Sequence[dict[str, Any]]) -> int:
+        """Write exported Link rows whose keys are not stored yet."""
+        present = self.existing("Link", [r["key"] for r in rows])
+        fresh = [r for r in rows if r["key"] not in present]
+        self.create_links([Link(r["key"], r["group_id"], r["kind"], r["entity_id"], r["target"], r["name"] or "",
+                                r["episode_id"], r["reason"] or "", r["recorded_at"]) for r in fresh])
+        return len(fresh)
+
+    def remove_alias(self, entity_id: str, alias: str, group_id: str) -> None:
+        """Take a name from an entity: its name key (if it points to that
+        entity) and its entry in ``aliases`` (the row checked first, as in
+        :meth:`add_alias`)."""
+        key = alias_key(group_id, alias)
+        self.q("MATCH (a:Alias {key: $k}) WHERE a.entity_id = $e DELETE a", {"k": key, "e": entity_id})
+        columns = [name for name, _ in _digest.ENTITY_FIELDS] + ["digest"]
+        rows = self.q(f"MATCH (n:Entity {{id: $id}}) RETURN {_returning('n', columns)}", {"id": entity_id})
+        if not rows:
+            return
+        _digest.raise_if_damaged(_digest.verify("Entity", rows, columns), f"database {self.path or ':memory:'!r}")
+        row = dict(zip(columns, rows[0]))
+        fold = " ".join(alias.casefold().split())
+        row["aliases"] = [a for a in (row.get("aliases") or ()) if " ".join(a.casefold().split()) != fold]
+        self.q("MATCH (e:Entity {id: $id}) SET e.aliases = $a, e.digest = $d",
+               {"id": entity_id, "a": row["aliases"], "d": _digest.row_digest("Entity", row)})
 
     def entity(self, entity_id: str) -> Entity | None:
         rows = self.q(f"MATCH (e:Entity {{id: $id}}) RETURN {_ENTITY_RETURN}", {"id": entity_id})
@@ -987,7 +1065,7 @@ class Store:
         ]
         counts = {}
         for name, label in (("entities", "Entity"), ("aliases", "Alias"), ("facts", "Fact"),
-                            ("episodes", "Episode")):
+                            ("episodes", "Episode"), ("links", "Link")):
             counts[name] = int(self.q(f"MATCH (n:{label}) WHERE n.group_id = $g RETURN count(n)", g)[0][0])
             if counts[name]:
                 self.q(f"MATCH (n:{label}) WHERE n.group_id = $g DETACH DELETE n", g)
@@ -1336,7 +1414,7 @@ class Store:
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
 
     #: Rows per batch when a whole table is read for its digests.
-    _SCAN_BATCH = {"Fact": 20_000, "Entity": 20_000, "Alias": 50_000, "Episode": 1_000}
+    _SCAN_BATCH = {"Fact": 20_000, "Entity": 20_000, "Alias": 50_000, "Episode": 1_000, "Link": 50_000}
 
     def scan_for_digest(self, table: str, group_id: str | None = None
                         ) -> Iterator[tuple[tuple[str, ...], list[list[Any]]]]:
@@ -1711,7 +1789,7 @@ class Store:
 
 #: The primary key column of each node table.
 _PRIMARY_KEYS = {"Fact": "vid", "Entity": "id", "Episode": "id", "Alias": "key", "FactVector": "id",
-                 "Slot": "key", "Meta": "key"}
+                 "Slot": "key", "Meta": "key", "Link": "key"}
 
 #: Where each kind of stored vector lives: (table, column).
 _VECTOR_COLUMNS = {

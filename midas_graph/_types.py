@@ -103,6 +103,28 @@ class Entity:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """Why two names are one person (docs/people.md): a name an episode gave
+    an entity (``kind="alias"``: "I'm Jordan", "my wife Sarah") or two
+    entities an episode found to be one (``kind="same"``: ``entity_id`` is
+    one with ``target``). ``ended_at`` / ``end_reason``: when and why the
+    memory stopped holding it (the episode that made it was removed);
+    ``None`` while held."""
+
+    key: str
+    group_id: str
+    kind: str
+    entity_id: str
+    target: str | None
+    name: str
+    episode_id: str | None
+    reason: str
+    recorded_at: _dt.datetime
+    ended_at: _dt.datetime | None = None
+    end_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Episode:
     """One message or text as it was received (the episodic store, verbatim)."""
 

@@ -67,6 +67,8 @@ _ADDED_IN = {
     4: [("Fact", "digest"), ("Fact", "expiry_digest"), ("Episode", "digest"), ("Entity", "digest"),
         ("Alias", "digest")],
 }
+#: The tables each schema version added.
+_TABLES_ADDED_IN = {5: ["Link"]}
 
 
 def as_schema(db_path: str, version: int) -> None:
@@ -80,6 +82,9 @@ def as_schema(db_path: str, version: int) -> None:
     with store.transaction():
         for table, column in dropped:
             store.q(f"ALTER TABLE {table} DROP {column}")
+        for v, tables in _TABLES_ADDED_IN.items():
+            for table in tables if v > version else ():
+                store.q(f"DROP TABLE {table}")
         store.set_meta("schema_version", str(version))
     for table, column in dropped:
         assert column not in {r[1] for r in store.q(f"CALL table_info('{table}') RETURN *")}

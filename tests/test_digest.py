@@ -19,6 +19,7 @@ from conftest import ENGINE, StepClock, as_schema
 from midas_graph import DamagedError, Memory, MidasError
 from midas_graph._digest import damaged
 from midas_graph._io import export_rows, import_rows
+from midas_graph._store import SCHEMA_VERSION
 from midas_graph._time import FOREVER
 
 pytestmark = pytest.mark.engine
@@ -198,7 +199,7 @@ def test_an_older_database_gets_digests_when_upgraded(db_path):
     as_schema(db_path, 3)
     with Memory(db_path, clock=clock, engine=ENGINE) as mem:
         store = mem._store
-        assert store.schema_version == 4
+        assert store.schema_version == SCHEMA_VERSION
         assert store.q("MATCH (f:Fact) WHERE f.digest IS NULL RETURN count(f)")[0][0] == 0
         assert store.q("MATCH (e:Entity) WHERE e.digest IS NULL RETURN count(e)")[0][0] == 0
         assert damaged(store) == [] and sum(1 for _ in store.iter_facts()) == n

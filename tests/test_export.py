@@ -112,7 +112,7 @@ def test_export_import_is_lossless_for_text_episodes_typed_facts_and_retractions
     dst = Memory(clock=other, engine=ENGINE)  # no models given: the import must not need one
     report = load(dst, text)
     assert dst._embedder_obj is None and dst._nli_obj is None
-    counted = {"entities": "entity", "aliases": "alias", "episodes": "episode",
+    counted = {"entities": "entity", "aliases": "alias", "episodes": "episode", "links": "link",
                "versions_restored": "fact", "fact_vectors": "fact_vector"}
     assert report == {**{k: kinds.count(v) for k, v in counted.items()}, "facts_added": 0}
     assert dst.stats() == src.stats()
@@ -165,7 +165,7 @@ def test_the_cli_round_trip_keeps_what_was_learned_from_text(models, tmp_path, c
         [ep] = mem.episodes()
         assert ep.content == "I live in Berlin" and mem.current("user")[0].episode_id == ep.id
     assert main(["--db", b, "--engine", ENGINE, "import", str(dumpfile)]) == 0
-    assert "0 entities, 0 aliases, 0 episodes, 0 versions restored" in capsys.readouterr().out
+    assert "0 entities, 0 aliases, 0 links, 0 episodes, 0 versions restored" in capsys.readouterr().out
     with Memory(b, engine=ENGINE) as mem:
         assert mem.check() == []
 
@@ -238,7 +238,7 @@ def test_a_file_written_into_the_memory_twice_is_stored_once(mem, small):
     with Memory(engine=ENGINE) as fresh:
         assert load(fresh, _text(small))["versions_restored"] == 3
         assert load(fresh, _text(small)) == dict.fromkeys(
-            ("entities", "aliases", "episodes", "versions_restored", "fact_vectors", "facts_added"), 0)
+            ("entities", "aliases", "links", "episodes", "versions_restored", "fact_vectors", "facts_added"), 0)
         assert [f.value for f in fresh.current("ana")] == ["Lisbon"]
         assert fresh.check() == []
 

@@ -1,0 +1,757 @@
+"""People in a conversation: who a name, a role or a pronoun refers to.
+
+Mention analysis over the spaCy doc the ingest pipeline already parsed (no
+second parse), one episode at a time, with a little state per group carried
+from turn to turn (:class:`Tracker`). It finds (docs/people.md has every
+rule by example):
+
+* **self-introductions**, names the speaker gives themselves: "I'm Jordan",
+  "my name is Hiroshi Tanaka", "call me Hiro", "everyone calls me Zee", "I
+  go by AJ", and "teo is fine" in a turn that introduces the speaker;
+* **vocatives**, names a turn calls its listener by: "Hey Kate!", "thanks
+  Kate", "Nice to meet you, Teo!" (the listener is the group's previous
+  other speaker; ingest decides whether the conversation supports the name);
+* **a role with a name**, in every order: "my wife Sarah", "my husband,
+  Chidi,", "Sarah, my manager,", "Tom — my brother —", "Holly (my best friend
+  from uni)", "Churro (lucia's cat)", "ama (grandma)", "Tom is my brother",
+  "my brother is Tom", "my cat named Churro"; and across turns: the other
+  speaker asks "Who's Ray?" or "Is Dave a colleague?" and the answer is "my
+  old roommate from ut" or "My manager, yes."; asked "What are their
+  names?" after "my wife and our son", the answer "Emiko and Kenta." pairs
+  them in order;
+* **role mentions** ("my wife", "Lucia's brother"): a person known by a role
+  is an entity, "<owner>'s <role>", whether or not a name is ever given;
+* **third-person pronouns** (he, she, him, her, his): the last compatible
+  named person of the turn, else of the same speaker's previous turns
+  (:data:`PRONOUN_TURNS`). Compatible: a person (a role, a PERSON entity or
+  a proper name not tagged as a place or an organisation) whose gender, when
+  a role tells it, is the pronoun's. A small, documented coreference, not a
+  model: the registry's coreference libraries need weights it does not ship
+  (docs/people.md).
+
+Role names follow what extraction makes of "my sister" ("<speaker>'s
+sister"); :func:`role_keys` adds the class spelling ("<speaker>'s spouse"
+for wife and husband) so that "my hubby" and "my husband" meet.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+#: Previous turns of the same speaker a pronoun may reach back to.
+PRONOUN_TURNS = 3
+
+# role word -> (class, gender: "f" | "m" | "", a person?)
+_ROLE_TABLE = """
+wife spouse f|husband spouse m|spouse spouse -|hubby spouse m|wifey spouse f
+partner partner -|boyfriend partner m|girlfriend partner f|bf partner m|gf partner f
+fiance fiance -|fiancé fiance -|fiancee fiance -|fiancée fiance -
+mother mother f|mom mother f|mum mother f|mommy mother f|mama mother f|ma mother f|mam mother f
+father father m|dad father m|daddy father m|papa father m|pa father m
+parent parent -|parents parents -|brother brother m|bro brother m|sister sister f|sis sister f|sibling sibling -
+son son m|daughter daughter f|kid child -|kids child -|child child -|children child -|baby child -
+grandmother grandmother f|grandma grandmother f|granny grandmother f|nana grandmother f|gran grandmother f
+grandfather grandfather m|grandpa grandfather m|granddad grandfather m|grandad grandfather m
+grandson grandchild m|granddaughter grandchild f|grandchild grandchild -|grandkid grandchild -
+grandchildren grandchild -|grandkids grandchild -
+aunt aunt f|auntie aunt f|uncle uncle m|cousin cousin -|niece niece f|nephew nephew m
+stepmother stepmother f|stepmom stepmother f|stepfather stepfather m|stepdad stepfather m
+stepson stepson m|stepdaughter stepdaughter f|twin twin -|twins twin -
+friend friend -|bestie best_friend -|roommate roommate -|flatmate roommate -|housemate roommate -
+neighbor neighbor -|neighbour neighbor -|boss manager -|manager manager -|supervisor manager -
+coworker coworker -|colleague coworker -|teammate coworker -|mentor mentor -|coach coach -
+teacher teacher -|doctor doctor -|dentist dentist -|therapist therapist -|landlord landlord -
+landlady landlord f|cofounder cofounder -|assistant assistant -|ex ex -|godmother godmother f
+godfather godfather m|godson godchild m|goddaughter godchild f|in-laws in_laws -
+"""
+ROLES: dict[str, tuple[str, str]] = {}
+for _row in _ROLE_TABLE.replace("\n", "|").split("|"):
+    if _row.strip():
+        _w, _c, _g = _row.split()
+        ROLES[_w] = (_c, "" if _g == "-" else _g)
+#: roles that are not people (a pet, a thing): linked to names, never pronoun antecedents
+PETS: dict[str, str] = {w: w for w in (
+    "dog cat puppy kitten pet bird parrot hamster rabbit bunny fish turtle tortoise horse pony snake "
+    "lizard gecko ferret budgie canary cockatiel pup doggo kitty").split()}
+PETS.update({"puppy": "dog", "pup": "dog", "doggo": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit",
+             "pony": "horse"})
+_IN_LAW = re.compile(r"^(mother|father|sister|brother|son|daughter|parents?)-in-laws?$", re.I)
+#: adjectives that may stand between a possessor and a role ("my *younger* sister")
+_ROLE_ADJ = frozenset("""best old older oldest younger youngest little big baby new former late dear
+twin step half favorite favourite beloved lovely amazing sweet wonderful future elder first second
+current only eldest middle other own closest close childhood good great""".split())
+_FIRST_POSS = frozenset({"my", "our", "mine"})
+_SECOND_POSS = frozenset({"your", "ur", "yo"})
+_FEMALE_PRON = frozenset({"she", "her", "hers", "herself"})
+_MALE_PRON = frozenset({"he", "him", "his", "himself", "hes", "he's"})
+#: words a turn may call its listener by that are not a name
+_NOT_NAMES = frozenset("""everyone everybody all guys guy folks team buddy bud dude man mate friend friends
+love dear there babe baby honey sweetie sweetheart girl girls boys sir madam maam ma'am doc bro sis fam
+god gosh lol omg haha yes no yeah yep ok okay sure well so oh wow hey hi hello thanks thank please sorry
+morning evening night afternoon day again too again much lots tons everyone y'all yall you u
+""".split())
+_GREETINGS = ("hey", "hi", "hello", "hiya", "heya", "yo", "thanks", "thank you", "thx", "ty", "cheers",
+              "morning", "good morning", "good afternoon", "good evening", "good night", "night", "bye",
+              "goodbye", "welcome", "welcome back", "congrats", "congratulations", "nice to meet you",
+              "great to meet you", "pleased to meet you", "lovely to meet you", "good to meet you",
+              "nice to hear from you", "great to hear from you", "happy birthday", "sorry", "oh", "ah",
+              "aw", "aww", "wow", "dear", "okay", "ok", "sure", "of course", "great", "perfect", "noted",
+              "got it", "absolutely", "sounds good", "will do", "done")
+_GREETING = re.compile(r"^\W*(?:" + "|".join(sorted((re.escape(g) for g in _GREETINGS), key=len, reverse=True))
+                       + r")\b[\s,!.]*", re.I)
+_NAME_LABELS_NOT_PERSON = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "MONEY", "PERCENT", "QUANTITY",
+                                     "CARDINAL", "ORDINAL", "LANGUAGE", "LAW", "EVENT", "WORK_OF_ART", "PRODUCT",
+                                     "NORP"})
+_OPEN = frozenset({",", "—", "–", "-", "--", "(", ":"})
+_CLOSE = frozenset({",", "—", "–", "-", "--", ")", ".", "!", "?", ";", ":"})
+_YES = frozenset({"yes", "yeah", "yep", "yup", "ya", "yea", "correct", "right", "exactly", "indeed"})
+
+
+def fold(text: str) -> str:
+    """Case and accents folded, whitespace collapsed ("Fiancée" -> "fiancee")."""
+    text = unicodedata.normalize("NFKD", text)
+    return " ".join("".join(c for c in text if not unicodedata.combining(c)).casefold().split())
+
+
+def role_class(word: str) -> tuple[str, str, bool] | None:
+    """(class, gender, a person?) of a role word, or None."""
+    w = fold(word)
+    if w in ROLES:
+        c, g = ROLES[w]
+        return c, g, True
+    if w.endswith("s") and w[:-1] in ROLES and ROLES[w[:-1]][0] not in ("spouse", "partner", "fiance"):
+        c, g = ROLES[w[:-1]]
+        return c, g, True
+    m = _IN_LAW.match(w)
+    if m:
+        base = m.group(1).rstrip("s")
+        return f"{base}_in_law", ROLES.get(base, ("", ""))[1], True
+    if w in PETS:
+        return PETS[w], "", False
+    return None
+
+
+def role_name(owner: str, word: str) -> str:
+    """The entity name of a role, as extraction spells it: "mateo_a's fiancée"."""
+    return f"{owner}'s {word.lower()}"
+
+
+_ROLE_NAME = re.compile(r"^(?P<owner>.+?)['’]s (?P<role>[^'(]+?)(?: \([fm]\))?$")
+
+
+def split_role(name: str) -> tuple[str, str] | None:
+    """(owner, role word) of a role name whose last word is a known role."""
+    m = _ROLE_NAME.match(name.strip())
+    if m is None or role_class(m.group("role")) is None:
+        return None
+    return m.group("owner"), m.group("role")
+
+
+def role_keys(name: str, *, asked: bool = False) -> list[str]:
+    """The spellings a role name is known by: as written, and its class
+    with its gender ("Ana's husband" -> "Ana's spouse (m)"; "Ana's
+    partner" -> "Ana's partner"). ``asked``: the spellings a question's role
+    is looked up under, which also meet a role of the other class spelling
+    of the same gender or of none ("my spouse" finds "my wife"; "my
+    grandson" never finds "my granddaughter")."""
+    parts = split_role(name)
+    if parts is None:
+        return [name]
+    owner, word = parts
+    cls = role_class(word)
+    out = [name]
+    if cls is not None:
+        base = f"{owner}'s {cls[0].replace('_', ' ')}"
+        out.append(f"{base} ({cls[1]})" if cls[1] else base)
+        if asked:
+            out.extend([base] if cls[1] else [f"{base} (f)", f"{base} (m)"])
+    return list(dict.fromkeys(x for x in out))
+
+
+def is_person_role(name: str) -> bool:
+    parts = split_role(name)
+    return parts is not None and bool(role_class(parts[1]) and role_class(parts[1])[2])  # type: ignore[index]
+
+
+def gender_of(name: str) -> str:
+    parts = split_role(name)
+    if parts is None:
+        return ""
+    cls = role_class(parts[1])
+    return cls[1] if cls else ""
+
+
+# -- results ---------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RoleLink:
+    """A role and a name that are one: ``role`` is a role name ("user's
+    wife"), ``name`` a name ("Sarah"); ``text`` the sentence that says so."""
+
+    role: str
+    name: str
+    text: str
+    how: str
+
+
+@dataclass
+class People:
+    self_names: list[tuple[str, str]] = field(default_factory=list)      # (name, sentence)
+    listener_names: list[tuple[str, str]] = field(default_factory=list)  # (name, sentence)
+    roles: list[RoleLink] = field(default_factory=list)
+    role_mentions: list[str] = field(default_factory=list)                # role names mentioned
+    #: token index -> the name a third-person pronoun resolves to
+    pronouns: dict[int, str] = field(default_factory=dict)
+
+    def names(self) -> list[str]:
+        """Every person name this turn refers to (mentions for ingest)."""
+        out = dict.fromkeys(self.role_mentions)
+        out.update(dict.fromkeys(self.pronouns.values()))
+        for r in self.roles:
+            out[r.role] = None
+            out[r.name] = None
+        return list(out)
+
+
+@dataclass
+class _Turn:
+    speaker: str
+    persons: list[tuple[str, str]]   # (name, gender) in order of mention
+    roles: list[str]                 # person role names said with a possessor, in order
+    asked: tuple[str, str | None, str] | None = None  # (name, role word or None, kind) a question asks
+    asked_names: bool = False        # "What are their names?"
+
+
+class Tracker:
+    """What :func:`analyze` carries from turn to turn in one group: each
+    speaker's last turns (for pronouns and for names given for roles) and
+    the question the other speaker's last turn asked."""
+
+    def __init__(self) -> None:
+        self.turns: dict[str, list[_Turn]] = {}
+        self.last: _Turn | None = None
+        self.speakers: set[str] = set()  # folded names of the group's speakers (this process)
+        #: (listener, name) -> how often a turn called that listener by that name
+        self.vocatives: dict[tuple[str, str], int] = {}
+
+    def previous(self, speaker: str) -> list[_Turn]:
+        return self.turns.get(fold(speaker), [])
+
+    def push(self, turn: _Turn) -> None:
+        self.speakers.add(fold(turn.speaker))
+        past = self.turns.setdefault(fold(turn.speaker), [])
+        past.append(turn)
+        del past[:-PRONOUN_TURNS]
+        self.last = turn
+
+
+# -- tokens ------------------------------------------------------------------------------
+
+def _is_nameish(t, *, lower_ok: bool, cued: bool = True) -> bool:
+    """A token that may be (part of) a person's name. ``cued``: the context
+    says a name stands here (a role's apposition, "call me", a greeting), so
+    the small model's place and organisation labels on a first name ("Karin"
+    GPE) are not believed."""
+    if not t.is_alpha and not re.fullmatch(r"[A-Za-z][a-z]*(?:[-'][A-Za-z][a-z]+)*", t.text):
+        return False
+    low = t.lower_
+    if low in _NOT_NAMES or t.is_stop or role_class(low) is not None or len(t.text) < 2:
+        return False
+    if t.ent_type_ in _NAME_LABELS_NOT_PERSON and not (cued and t.ent_type_ in ("GPE", "NORP", "PRODUCT", "LOC")):
+        return False
+    if t.text[:1].isupper():
+        if cued and t.pos_ not in ("VERB", "AUX", "DET", "PRON", "ADP", "CCONJ", "SCONJ", "NUM", "PART") \
+                and not (t.pos_ == "ADV" and low.endswith("ly")):
+            return True  # "Pavel — my brother", "Sven and Maja.": the small model tags them ADJ, ADV
+        if t.i == t.sent.start and t.pos_ not in ("PROPN",) and t.ent_type_ != "PERSON":
+            return False
+        return t.pos_ in ("PROPN", "NOUN", "X", "ADJ") or t.ent_type_ == "PERSON"
+    return lower_ok and (t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
+
+
+def _name_at(doc, i: int, *, lower_ok: bool, end: int | None = None) -> tuple[int, int] | None:
+    """The name span starting at token i (a run of name tokens, hyphenated
+    parts joined: "mei-ling"), or None."""
+    end = len(doc) if end is None else end
+    if i >= end or not _is_nameish(doc[i], lower_ok=lower_ok):
+        return None
+    j = i + 1
+    while j < end:
+        t = doc[j]
+        if t.text == "-" and j + 1 < end and not t.whitespace_ and not doc[j - 1].whitespace_ and doc[j + 1].is_alpha:
+            j += 2
+            continue
+        if _is_nameish(t, lower_ok=lower_ok) and (t.text[:1].isupper() == doc[i].text[:1].isupper()):
+            j += 1
+            continue
+        break
+    if j - i > 3:
+        return None
+    return i, j
+
+
+def _span_text(doc, a: int, b: int) -> str:
+    return doc[a:b].text.strip()
+
+
+@dataclass
+class _Role:
+    start: int    # first token of the phrase (the possessor, or the role word)
+    head: int     # the role word
+    end: int      # one past the role word(s)
+    owner: str | None
+    word: str     # the role word as written, lower case ("fiancée", "mother-in-law")
+    person: bool
+    gender: str
+
+    @property
+    def name(self) -> str:
+        return role_name(self.owner or "", self.word)
+
+
+def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
+    """Role phrases with their owners: "my wife", "our son", "your sister",
+    "Lucia's cat", "my best friend". A role without a possessor ("grandma")
+    gets owner None."""
+    out = []
+    n = len(doc)
+    i = 0
+    while i < n:
+        t = doc[i]
+        word, end = t.lower_, i + 1
+        # "mother-in-law": hyphens are tokens of their own
+        if i + 4 < n and doc[i + 1].text == "-" and doc[i + 2].lower_ == "in" and doc[i + 3].text == "-" \
+                and doc[i + 4].lower_ in ("law", "laws"):
+            word, end = doc[i:i + 5].text.lower().replace(" ", ""), i + 5
+        cls = role_class(word) if t.pos_ in ("NOUN", "PROPN", "ADJ", "X") or t.is_alpha else None
+        if cls is None or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON") or (word in ("pa", "ma", "ex", "sis", "bro") and t.pos_ != "NOUN"):
+            i += 1
+            continue
+        j = i - 1
+        while j >= 0 and (doc[j].lower_ in _ROLE_ADJ or (doc[j].pos_ == "ADJ" and doc[j].lower_ not in ("own",))):
+            j -= 1
+        owner: str | None = None
+        start = i
+        if j >= 0:
+            p = doc[j]
+            if p.lower_ in _FIRST_POSS:
+                owner, start = speaker, j
+            elif p.lower_ in _SECOND_POSS:
+                if listener is None:  # "your sister" with no one to be "you"
+                    i = end
+                    continue
+                owner, start = listener, j
+            elif p.lower_ in ("'s", "’s", "s'") and j >= 1:
+                sp = _name_back(doc, j)
+                if sp is not None:
+                    owner, start = _span_text(doc, *sp), sp[0]
+        if owner is None and start == i and j >= 0 and doc[j].lower_ in ("a", "an", "the", "his", "her", "their", "its"):
+            i = end
+            continue
+        out.append(_Role(start, i, end, owner, word, cls[2], cls[1]))
+        i = end
+    return out
+
+
+def _name_back(doc, j: int) -> tuple[int, int] | None:
+    """The name right before a possessive "'s" at token j."""
+    k = j - 1
+    if k < 0 or not _is_nameish(doc[k], lower_ok=True) and not (doc[k].pos_ == "PROPN"):
+        return None
+    a = k
+    while a - 1 >= 0 and doc[a - 1].pos_ == "PROPN" and doc[a - 1].text[:1].isupper() == doc[k].text[:1].isupper():
+        a -= 1
+    return a, k + 1
+
+
+def _bounded_after(doc, k: int) -> bool:
+    """Whether token k ends a phrase: the end, a closing mark, "and", or a verb follows."""
+    return k >= len(doc) or doc[k].text in _CLOSE or doc[k].lower_ in ("and", "&", "who", "btw") \
+        or doc[k].pos_ in ("VERB", "AUX")
+
+
+def _closed_role(doc, r: _Role) -> int | None:
+    """Where an appositive role phrase closes ("my best friend from uni)",
+    "my brother —", "our daughter,"): the index of its closing mark, or
+    None when a verb follows it directly ("Hey Jon, my brother got ...")."""
+    k = r.end
+    depth = 0
+    while k < len(doc) and k - r.end < 8:
+        t = doc[k]
+        if t.text in (")", "—", "–", "--", ",", ";", ".", "!", "?") or (t.text == "-" and t.whitespace_):
+            return k
+        if t.pos_ in ("VERB", "AUX") and depth == 0 and t.dep_ not in ("amod", "acl"):
+            return None
+        k += 1
+    return k if k >= len(doc) else None
+
+
+def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = None) -> People:
+    """The people of one turn (see the module doc). ``tracker`` carries
+    state from the group's earlier turns and is updated with this one."""
+    out = People()
+    tracker = tracker if tracker is not None else Tracker()
+    roles = _roles(doc, speaker, listener)
+    by_head = {r.head: r for r in roles}
+    seen_links: set[tuple[str, str]] = set()
+
+    def link(role: _Role | str, name: str, sent, how: str) -> None:
+        rname = role if isinstance(role, str) else role.name
+        if not name or fold(name) in (fold(speaker), fold(listener or "")):
+            return
+        key = (fold(rname), fold(name))
+        if key not in seen_links:
+            seen_links.add(key)
+            out.roles.append(RoleLink(rname, name, sent.text.strip() if hasattr(sent, "text") else str(sent), how))
+
+    for r in roles:
+        if r.owner is not None and r.person:
+            out.role_mentions.append(r.name)
+
+    # -- a role with a name, in one sentence
+    for r in roles:
+        sent = doc[r.head].sent
+        n_end = sent.end
+        # "my wife Sarah", "my husband, Chidi,", "my cat named Churro", "my brother is Tom"
+        if r.owner is not None:
+            k = r.end
+            how = "apposition"
+            if k < n_end and doc[k].text in (",", "—", "–", "--", "-", "("):
+                k += 1
+            elif k + 1 < n_end and doc[k].lower_ in ("named", "called"):
+                k += 1
+                how = "named"
+            elif k + 1 < n_end and doc[k].lower_ in ("is", "'s", "was") and doc[k - 1].lower_ not in ("'s",):
+                k += 1
+                if k < n_end and doc[k].lower_ in ("named", "called"):
+                    k += 1
+                how = "copula"
+            sp = _name_at(doc, k, lower_ok=True, end=n_end)
+            if sp is not None and _bounded_after(doc, sp[1]):
+                link(r, _span_text(doc, *sp), sent, how)
+                continue
+        # "Sarah, my manager,", "nico — my brother —", "Holly (my best friend ...)", "ama (grandma)"
+        k = r.start - 1
+        if k >= sent.start and doc[k].text in _OPEN:
+            opener = doc[k].text
+            if r.owner is None and opener != "(":
+                continue
+            if _closed_role(doc, r) is None:
+                continue
+            sp = _name_back_plain(doc, k, sent.start)
+            if sp is not None and not _after_greeting(doc, sp[0], sent.start):
+                link(r if r.owner is not None else role_name(speaker, r.word), _span_text(doc, *sp), sent,
+                     "apposition")
+                continue
+        # "Tom is my brother", "Tom's my brother"
+        if r.owner is not None and k >= sent.start and doc[k].lower_ in ("is", "'s", "was") and k - 1 >= sent.start:
+            sp = _name_back_plain(doc, k, sent.start)
+            if sp is not None and sp[0] == sent.start or (sp is not None and doc[sp[0] - 1].is_punct):
+                link(r, _span_text(doc, *sp), sent, "copula")
+
+    # -- self-introductions and vocatives, sentence by sentence
+    intro = False
+    nick_candidates: list[tuple[str, Any]] = []
+    for si, sent in enumerate(doc.sents):
+        names, nick = _self_names(doc, sent, first=si == 0)
+        for nm in names:
+            out.self_names.append((nm, sent.text.strip()))
+            intro = True
+        nick_candidates.extend((nm, sent) for nm in nick)
+        for nm in _vocatives(doc, sent):
+            if listener and _supported(tracker, listener, nm, sent.text):
+                out.listener_names.append((nm, sent.text.strip()))
+    if intro:
+        out.self_names.extend((nm, s.text.strip()) for nm, s in nick_candidates)
+
+    # -- across turns: the other speaker asked who someone is, or for names
+    prev = tracker.last
+    if prev is not None and fold(prev.speaker) != fold(speaker):
+        first = next(iter(doc.sents), None)
+        if prev.asked is not None and first is not None:
+            asked_name, asked_role, kind = prev.asked
+            lead = [r for r in roles if r.owner == speaker and r.person and r.start <= first.start + 2
+                    and r.head < first.end]
+            if lead:
+                link(lead[0], asked_name, first, "answer")
+            elif asked_role and first[0].lower_ in _YES and kind == "your":
+                link(role_name(speaker, asked_role), asked_name, first, "answer")
+            else:  # "she's my sister", "he is my manager"
+                for r in roles:
+                    if r.owner == speaker and r.person and r.head < first.end and any(
+                            t.lower_ in _FEMALE_PRON | _MALE_PRON | {"they"} for t in doc[first.start:r.start]):
+                        link(r, asked_name, first, "answer")
+                        break
+        if prev.asked_names and first is not None:
+            before = tracker.previous(speaker)
+            wanted = before[-1].roles if before else []
+            listed = _name_list(doc, first)
+            if wanted and len(listed) == len(wanted):
+                for rname, nm in zip(wanted, listed):
+                    link(rname, nm, first, "answer")
+
+    # -- pronouns: the last compatible person of this turn, else of the speaker's last turns
+    persons: list[tuple[int, str, str]] = []  # (token index, name, gender)
+    link_gender = {fold(x.name): gender_of(x.role) for x in out.roles}
+    for r in roles:
+        if r.owner is not None and r.person:
+            persons.append((r.head, r.name, r.gender))
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
+            nm = re.sub(r"['’]s$", "", ent.text).strip()
+            persons.append((ent.start, nm, link_gender.get(fold(nm), "")))
+    for t in doc:
+        if t.pos_ == "PROPN" and t.ent_type_ == "" and t.dep_ in ("nsubj", "nsubjpass", "dep", "poss") \
+                and _is_nameish(t, lower_ok=True, cued=False) and fold(t.text) not in (fold(speaker), fold(listener or "")):
+            persons.append((t.i, t.text, link_gender.get(fold(t.text), "")))
+    for x in out.roles:  # a role and its name: the name stands for both
+        for idx, (i, nm, g) in enumerate(persons):
+            if fold(nm) == fold(x.role):
+                persons[idx] = (i, x.name, g)
+    persons.sort()
+    history = [p for turn in tracker.previous(speaker) for p in turn.persons]
+    for t in doc:
+        low = t.lower_
+        if low not in _FEMALE_PRON and low not in _MALE_PRON:
+            continue
+        g = "f" if low in _FEMALE_PRON else "m"
+        same_sent = [p for p in persons if p[0] < t.i]
+        cand = next((nm for _, nm, pg in reversed(same_sent) if pg in ("", g)), None)
+        if cand is None:
+            cand = next((nm for nm, pg in reversed(history) if pg in ("", g)), None)
+        if cand is not None:
+            out.pronouns[t.i] = cand
+    turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])
+    turn.asked, turn.asked_names = _question(doc, listener)
+    # a pronoun-resolved person is the last one spoken of
+    if out.pronouns:
+        last_i = max(out.pronouns)
+        if not persons or persons[-1][0] < last_i:
+            turn.persons.append((out.pronouns[last_i], link_gender.get(fold(out.pronouns[last_i]), "")))
+    tracker.push(turn)
+    return out
+
+
+def _name_back_plain(doc, k: int, floor: int) -> tuple[int, int] | None:
+    """The name that ends right before token k (not before ``floor``)."""
+    b = k
+    a = k - 1
+    if a < floor or not _is_nameish(doc[a], lower_ok=True):
+        return None
+    while a - 1 >= floor and _is_nameish(doc[a - 1], lower_ok=True) and b - a < 3 \
+            and doc[a - 1].text[:1].isupper() == doc[a].text[:1].isupper():
+        a -= 1
+    return a, b
+
+
+def _after_greeting(doc, a: int, floor: int) -> bool:
+    """Whether the name at token a follows a greeting ("Hey Jon, my brother ...")."""
+    return a - 1 >= floor and bool(_GREETING.match(doc[floor:a].text)) and not doc[a - 1].is_punct or (
+        a - 1 >= floor and doc[a - 1].lower_ in ("hey", "hi", "hello", "thanks", "dear", "yo"))
+
+
+_INTRO = re.compile(r"(?:^|[,.!?;:—–-]\s*)\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh|there|all|and|but)\b"
+                    r"[\s,!.]*)*(?:i['’]?m|i am)\s+$"
+                    r"|^\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh|there)\b[\s,!.]*)*"
+                    r"(?:it['’]?s|this is|here['’]?s)\s+$", re.I)
+_NAME_IS = re.compile(r"\b(?:my|the) name['’]?s?\s*(?:is\s+)?$|\bname['’]s\s+$|\bmy name is\s+$", re.I)
+_CALL_ME = re.compile(r"\b(?:call|calls|called|calling)\s+me\s+$|\bi go by\s+$|\bgo by\s+$|\bknown as\s+$", re.I)
+_NICK_AFTER = re.compile(r"^\s*(?:is|'s|works)\s+(?:fine|ok|okay|good|great|too|also fine|works)\b|^\s*works\b", re.I)
+#: the words a self-introduced name follows ("I'm", "I am", "it's", "is", "me", "by", "as")
+_CUE_BEFORE = frozenset({"'m", "’m", "m", "im", "am", "'s", "’s", "s", "its", "is", "me", "by", "as", "name"})
+_CALL_ME_NOT = frozenset("""back crazy later tomorrow tonight now when if anytime old old-fashioned maybe
+whatever lazy paranoid sometime soon""".split())
+
+
+def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
+    """Names a sentence gives its speaker ("I'm Jordan", "call me Hiro"), and
+    nickname candidates ("teo is fine") kept only if the turn introduces."""
+    out, nick = [], []
+    for i in range(sent.start + 1, sent.end):
+        if doc[i - 1].lower_ not in _CUE_BEFORE:  # only after "I'm", "is", "me", "by", "as"
+            continue
+        head = doc[sent.start:i].text + " "
+        if i > sent.start and doc[i - 1].whitespace_ == "":
+            head = doc[sent.start:i].text
+        cue = None
+        if _INTRO.match(head):
+            cue = "intro"
+        elif _NAME_IS.search(head):
+            cue = "name"
+        elif _CALL_ME.search(head):
+            cue = "call"
+        if cue is None:
+            continue
+        if cue == "call" and doc[i].lower_ in _CALL_ME_NOT:
+            continue
+        sp = _name_at(doc, i, lower_ok=True, end=sent.end)
+        t = doc[i]
+        plain = t.is_alpha and not t.is_stop and len(t) > 1 and t.lower_ not in _NOT_NAMES and role_class(t.lower_) is None
+        if sp is None and cue == "call" and plain and t.pos_ not in ("ADV", "ADP", "DET", "PRON", "VERB", "AUX", "NUM") \
+                and (t.pos_ != "ADJ" or _called_by_others(doc[i - 2] if i >= 2 else None)):
+            sp = (i, i + 1)  # "the lads call me ocky": others calling me something names me
+        if sp is None and cue == "intro" and plain and t.pos_ in ("NOUN", "PROPN", "X") and i + 1 < sent.end \
+                and doc[i + 1].lower_ in ("btw", "here"):
+            sp = (i, i + 1)  # "its mateo btw"
+        if sp is None:
+            continue
+        after = doc[sp[1]] if sp[1] < sent.end else None
+        if cue == "intro":
+            said = doc[sent.start:i].text.lower()
+            if after is not None and after.is_alpha and after.lower_ not in ("btw", "but", "and", "here", "lol", "haha"):
+                continue  # "I'm Jordan's mom", "it's Tom who ..."
+            if re.search(r"\bi['’]?m\b|\bi am\b", said):
+                if t.pos_ != "PROPN" and t.ent_type_ != "PERSON":
+                    continue  # "i'm vegetarian", "im home"
+            elif not (after is not None and after.lower_ in ("btw", "here")) and t.pos_ != "PROPN":
+                continue  # "it's coffee": only "its mateo btw", "it's Tom here"
+        out.append(_span_text(doc, *sp))
+    # "teo is fine", "AJ works too": a nickname, if the turn introduces its speaker
+    for i in range(sent.start, sent.end):
+        if i == sent.start or doc[i - 1].is_punct or doc[i - 1].lower_ in ("but", "and", "or", "so"):
+            sp = _name_at(doc, i, lower_ok=True, end=sent.end)
+            if sp is None and doc[i].is_alpha and doc[i].pos_ in ("PROPN", "NOUN", "X") and not doc[i].is_stop:
+                sp = (i, i + 1)
+            if sp is not None and _NICK_AFTER.match(doc[sp[1]:sent.end].text + " "):
+                nick.append(_span_text(doc, *sp))
+    return out, nick
+
+
+#: A greeting that comes with learning a name: one such vocative is enough.
+_MEETING = re.compile(r"\b(?:nice|great|pleased|lovely|good|glad) to (?:meet|e-?meet) you\b|\bwelcome\b", re.I)
+
+
+def _supported(tracker: Tracker, listener: str, name: str, sentence: str) -> bool:
+    """Whether the conversation supports calling ``listener`` by ``name``:
+    the name is not another speaker's, and it is part of the listener's own
+    name ("Teo" in "mateo_a", "Mel" of "Melanie"), or comes with a greeting
+    that meets someone ("Nice to meet you, Teo!"), or the listener has been
+    called by it before (the second time counts)."""
+    n, who = fold(name), fold(listener)
+    if n == who or n in tracker.speakers:
+        return False
+    key = (who, n)
+    tracker.vocatives[key] = tracker.vocatives.get(key, 0) + 1
+    if len(n) >= 3 and n in who:
+        return True
+    return bool(_MEETING.search(sentence)) or tracker.vocatives[key] >= 2
+
+
+def _called_by_others(verb_before) -> bool:
+    """Whether "call" (the token before "me") has a subject: "the lads call
+    me ...", not the imperative "call me crazy"."""
+    return verb_before is not None and any(c.dep_ in ("nsubj",) and c.lower_ not in ("you", "u") for c in verb_before.children)
+
+
+def _vocatives(doc, sent) -> list[str]:
+    """Names a sentence calls its listener by: after a greeting at its start
+    ("Hey Kate!", "Thanks, Hiro.") or after a comma at its end ("Nice to
+    meet you, Teo!")."""
+    out = []
+    text = sent.text
+    m = _GREETING.match(text)
+    if m and m.end() > 0:
+        # the first token at or after the greeting's end
+        k = next((t.i for t in sent if t.idx - sent.start_char >= m.end()), sent.end)
+        sp = _name_at(doc, k, lower_ok=False, end=sent.end)
+        if sp is not None and (sp[1] >= sent.end or doc[sp[1]].text in (",", "!", ".", "?", "—", "-", ":", ";")
+                               or doc[sp[1]].text.startswith(("!", "?"))):
+            out.append(_span_text(doc, *sp))
+    # "..., Kate!" at the sentence's end
+    toks = [t for t in sent if not (t.is_punct and t.text != ",") and not t.is_space]
+    if len(toks) >= 3 and toks[-2].text == "," and toks[-1].i not in range(sent.start, sent.start + 1):
+        t = toks[-1]
+        if _is_nameish(t, lower_ok=False) and t.text[:1].isupper() and not any(
+                c.lower_ in _FIRST_POSS for c in sent):
+            out.append(t.text)
+    return list(dict.fromkeys(out))
+
+
+_WHO_IS = re.compile(r"^\W*(?:and\s+|so\s+|wait,?\s+|sorry,?\s+)?who(?:['’]s| is| was| are)\s+(?P<name>[^?,]+?)\s*(?:again)?\s*\?", re.I)
+_IS_ROLE = re.compile(r"^\W*(?:[Aa]nd\s+|[Ss]o\s+)?(?:[Ii]s|[Ww]as)\s+(?P<name>[A-Z][\w-]*(?:\s[A-Z][\w-]*)?)\s+"
+                      r"(?:(?P<det>your|a|an|the)\s+)?(?P<role>[a-z-]+)(?:\s[^?]*)?\?")
+_ASK_NAMES = re.compile(r"\bwhat(?:['’]s| is| are)\s+(?:their|his|her|your \w+['’]s|the \w+['’]s)\s+names?\b"
+                        r"|\bwhat (?:are|is) (?:they|he|she) called\b|\bwhat do you call (?:them|him|her)\b"
+                        r"|\bwho are they\b", re.I)
+
+
+def _question(doc, listener: str | None) -> tuple[tuple[str, str | None, str] | None, bool]:
+    """What a turn asks about someone, for the next turn of the one it asks:
+    "Who's Ray?" -> (Ray, None); "Is Dave a colleague?" -> (Dave, colleague);
+    and whether it asks for names ("What are their names?")."""
+    asked = None
+    names = False
+    for sent in doc.sents:
+        text = sent.text.strip()
+        if not text.endswith("?"):
+            continue
+        m = _WHO_IS.search(text)
+        if m:
+            name = m.group("name").strip()
+            if name and len(name.split()) <= 3 and name.lower() not in ("that", "this", "it", "he", "she", "they",
+                                                                        "you", "there"):
+                asked = (name, None, "who")
+        # "Is Dave a colleague?", "Is Adaeze family?": whatever the answer calls them
+        m = _IS_ROLE.search(text)
+        if m and m.group("name").lower() not in ("it", "that", "this", "there", "he", "she", "everything"):
+            role = m.group("role").lower() if role_class(m.group("role")) is not None else None
+            asked = (m.group("name"), role, "your" if (m.group("det") or "").lower() == "your" else "a")
+        if _ASK_NAMES.search(text):
+            names = True
+    return asked, names
+
+
+def _name_list(doc, sent) -> list[str]:
+    """The names of a sentence that is a list of names ("Emiko and Kenta."),
+    else nothing."""
+    out = []
+    i = sent.start
+    while i < sent.end:
+        t = doc[i]
+        if t.is_punct or t.lower_ in ("and", "&"):
+            i += 1
+            continue
+        sp = _name_at(doc, i, lower_ok=True, end=sent.end)
+        if sp is None:
+            return []
+        out.append(_span_text(doc, *sp))
+        i = sp[1]
+    return out
+
+
+_SENT = re.compile(r"(?<=[.!?])\s+")
+_SEGMENT = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:because|but|and|so|which|while|although|though)\b)\s*", re.I)
+_ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b", re.I)
+_THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
+
+
+def about(text: str, names) -> str:
+    """What a turn says about a person who does not speak in it: its
+    sentences that name them (``names``: their names and aliases; a role
+    name "<speaker>'s mother" is found as "my mother"), and the sentences
+    right after one that begin with a third-person pronoun, without their
+    parts about the speaker ("Marguerite called. She has run our book club
+    for twenty years, because it is my favourite book." -> "Marguerite
+    called. She has run our book club for twenty years"). Empty when no
+    sentence names them."""
+    pats = []
+    for n in names:
+        parts = split_role(n)
+        spelled = f"(?:my|our) (?:\\w+ )?{re.escape(parts[1])}" if parts else re.escape(n)
+        pats.append(spelled)
+    if not pats:
+        return ""
+    named = re.compile(r"\b(?:" + "|".join(pats) + r")\b", re.I)
+    out, carry = [], False
+    for sent in _SENT.split(text):
+        hit = bool(named.search(sent))
+        if hit or (carry and _THIRD.search(sent)):
+            keep = [seg for seg in _SEGMENT.split(sent) if seg and (not _ME.search(seg) or named.search(seg))]
+            out.append(" ".join(keep))
+            carry = True
+        else:
+            carry = False
+    return " ".join(x for x in out if x)

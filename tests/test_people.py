@@ -1,0 +1,257 @@
+"""People are one entity whatever they are called (issue 17, item 1; docs/people.md).
+
+Real spaCy pipeline, real models, real database; the sentences are our own.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ENGINE
+
+from midas_graph import Memory
+from midas_graph._io import export_rows, import_rows
+from midas_graph._people import Tracker, analyze, role_keys
+
+pytestmark = pytest.mark.engine
+
+
+@pytest.fixture
+def mem(models_mem):
+    return models_mem
+
+
+def people_of(nlp, turns):
+    """Analyse turns [(speaker, text)] in order, as ingest does."""
+    tracker, last, out = Tracker(), None, []
+    for speaker, text in turns:
+        listener = last if last is not None and last != speaker else None
+        out.append(analyze(nlp(text), speaker, listener, tracker))
+        last = speaker
+    return out
+
+
+def roles(p):
+    return {(r.role, r.name) for r in p.roles}
+
+
+# -- mention analysis ----------------------------------------------------------------
+
+@pytest.mark.parametrize("text, name", [
+    ("Hello there, I'm Priyanka.", "Priyanka"),
+    ("My name is Tomasz Nowak and I run a bakery.", "Tomasz Nowak"),
+    ("Please call me Bea.", "Bea"),
+    ("At work everyone calls me Dodo.", "Dodo"),
+    ("I go by Xan these days.", "Xan"),
+])
+def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
+    [p] = people_of(spacy_nlp, [("u1", text)])
+    assert name in [n for n, _ in p.self_names]
+
+
+@pytest.mark.parametrize("text", [
+    "I'm exhausted today.", "I'm vegetarian.", "im home", "Call me crazy, but I like rain.",
+    "It's coffee, not tea.", "I'm a nurse.",
+])
+def test_no_self_name_where_there_is_none(spacy_nlp, text):
+    [p] = people_of(spacy_nlp, [("u1", text)])
+    assert p.self_names == []
+
+
+def test_a_nickname_counts_in_a_turn_that_introduces(spacy_nlp):
+    [p] = people_of(spacy_nlp, [("u1", "its bartholomew btw, bart is fine")])
+    assert {"bartholomew", "bart"} <= {n for n, _ in p.self_names}
+    [q] = people_of(spacy_nlp, [("u1", "The pasta is fine.")])
+    assert q.self_names == []
+
+
+@pytest.mark.parametrize("text, role, name", [
+    ("My husband Olek fixed the sink.", "u1's husband", "Olek"),
+    ("my cousin, Ines, is visiting", "u1's cousin", "Ines"),
+    ("Greta, my manager, approved the leave.", "u1's manager", "Greta"),
+    ("Pavel — my older brother — runs a garage.", "u1's brother", "Pavel"),
+    ("Noor (my flatmate from college) got a dog.", "u1's flatmate", "Noor"),
+    ("Biscuit (Omar's dog) chewed my shoe.", "Omar's dog", "Biscuit"),
+    ("Rafa is my boyfriend.", "u1's boyfriend", "Rafa"),
+    ("my aunt is Carmela and she bakes.", "u1's aunt", "Carmela"),
+])
+def test_a_role_with_a_name_in_every_order(spacy_nlp, text, role, name):
+    [p] = people_of(spacy_nlp, [("u1", text)])
+    assert (role, name) in roles(p)
+
+
+def test_a_vocative_before_a_role_is_not_the_role(spacy_nlp):
+    [p] = people_of(spacy_nlp, [("u1", "Hey Lotte, my sister got a new job.")])
+    assert not any(n == "Lotte" for _, n in roles(p))
+
+
+def test_a_role_named_in_answer_to_the_other_speaker(spacy_nlp):
+    out = people_of(spacy_nlp, [
+        ("u1", "Bram is coming over on Friday."), ("bot", "Nice! Who's Bram?"),
+        ("u1", "my old teammate from the rowing club"),
+    ])
+    assert ("u1's teammate", "Bram") in roles(out[2])
+    out = people_of(spacy_nlp, [("bot", "Is Wanjiru a colleague?"), ("u1", "My boss, actually.")])
+    assert ("u1's boss", "Wanjiru") in roles(out[1])
+
+
+def test_names_given_for_roles_asked_about_pair_in_order(spacy_nlp):
+    out = people_of(spacy_nlp, [
+        ("u1", "We just moved here, my partner and our daughter and me."),
+        ("bot", "Welcome! What are their names?"), ("u1", "Sven and Maja."),
+    ])
+    assert {("u1's partner", "Sven"), ("u1's daughter", "Maja")} <= roles(out[2])
+
+
+def test_pronouns_resolve_to_the_last_compatible_person(spacy_nlp):
+    [p] = people_of(spacy_nlp, [("u1", "My sister Ilse called. She got the job.")])
+    she = next(i for i, n in p.pronouns.items())
+    assert p.pronouns[she] == "Ilse"
+    # a gendered role is not a candidate for the other pronoun; earlier turns of the speaker count
+    out = people_of(spacy_nlp, [
+        ("u1", "My brother Jakub and my mother are visiting."), ("bot", "How nice!"),
+        ("u1", "He wants to see the harbour."),
+    ])
+    assert list(out[2].pronouns.values()) == ["Jakub"]
+
+
+def test_vocatives_need_support(spacy_nlp):
+    out = people_of(spacy_nlp, [("u1", "hello"), ("bot", "Nice to meet you, Kasia!")])
+    assert [n for n, _ in out[1].listener_names] == ["Kasia"]
+    # once, with no greeting that meets someone: not yet; the second time: yes
+    out = people_of(spacy_nlp, [("ann", "hi"), ("bob", "Thanks, Nan."), ("ann", "ok"), ("bob", "Great idea, Nan!")])
+    assert out[1].listener_names == [] and [n for n, _ in out[3].listener_names] == ["Nan"]
+    # a name that is part of the listener's own ("Mel" of "Melisande") at once
+    out = people_of(spacy_nlp, [("Melisande", "hi"), ("Rupert", "Hey Mel, how was the trip?")])
+    assert [n for n, _ in out[1].listener_names] == ["Mel"]
+
+
+def test_role_keys_add_the_class_spelling_with_its_gender():
+    assert role_keys("u1's hubby") == ["u1's hubby", "u1's spouse (m)"]
+    assert "u1's spouse (f)" in role_keys("u1's spouse", asked=True)
+    assert "u1's grandchild (f)" not in role_keys("u1's grandson", asked=True)
+    assert role_keys("Sarah") == ["Sarah"]
+
+
+# -- one entity, end to end --------------------------------------------------------------
+
+def test_a_self_introduction_aliases_the_speaker(mem):
+    mem.add_episode("Hi! I'm Anouk.", speaker="user")
+    mem.add_episode("I live in Utrecht.", speaker="user")
+    assert [f.value for f in mem.as_of("Anouk", "lives_in")] == ["Utrecht"]
+    assert mem.entity("anouk").id == mem.entity("user").id
+    [link] = [x for x in mem._store.links("default") if x.name == "Anouk"]
+    assert link.kind == "alias" and "I'm Anouk" in link.reason and link.episode_id is not None
+
+
+def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):
+    mem.add_episode("My wife Solveig is a pharmacist.", speaker="user")
+    mem.add_episode("I love ramen.", speaker="user")
+    assert [f.value for f in mem.as_of("Solveig", "job_title")] == ["pharmacist"]
+    assert [f.value for f in mem.as_of("user's wife", "job_title")] == ["pharmacist"]
+    ctx = mem.context("What does Solveig do?")
+    assert not ctx.abstain and "pharmacist" in ctx.text
+    ctx = mem.context("What does my wife do?")
+    assert not ctx.abstain and "pharmacist" in ctx.text
+    # the wrong-person trap: the user's own favourite food is not the wife's
+    ctx = mem.context("What's my wife's favorite food?")
+    assert ctx.abstain and ctx.items == [] and "ramen" not in ctx.reason
+    assert mem.check() == []
+
+
+def test_an_unknown_person_by_role_abstains_and_says_so(mem):
+    mem.add_episode("I work at a bakery and I love hiking.", speaker="user")
+    ctx = mem.context("What does my sister do?")
+    assert ctx.abstain and ctx.reason == "Nothing is known about your sister"
+    mem.add_episode("My granddaughter Odile loves horses.", speaker="user")
+    ctx = mem.context("What does my grandson like?")
+    assert ctx.abstain and "horses" not in ctx.text
+    # a loose role asks who holds it: the owner's own lines answer
+    mem.add_episode("I see a new doctor now, Dr. Okafor.", speaker="user")
+    assert not mem.context("Who is my doctor now?").abstain
+
+
+def test_a_role_first_and_the_name_later_merge_and_read_as_one(mem):
+    mem.add_episode("My brother is a chef.", speaker="user")
+    mem.add_episode("Teodor lives in Gdansk.", speaker="user")
+    mem.add_episode("Teodor, my brother, is visiting next week.", speaker="user")
+    got = {(f.attribute, f.value) for f in mem.as_of("Teodor")}
+    assert {("job_title", "chef"), ("lives_in", "Gdansk")} <= got
+    assert got == {(f.attribute, f.value) for f in mem.as_of("user's brother")}
+    [same] = [x for x in mem._store.links("default") if x.kind == "same"]
+    assert "Teodor, my brother" in same.reason
+    assert mem.check() == []
+    # history keeps both names as subjects
+    assert {"Teodor", "user's brother"} <= {f.subject for f in mem.history("Teodor")}
+
+
+def test_two_names_for_one_role_are_not_merged(mem):
+    mem.add_episode("My sister Wren lives in Leeds.", speaker="user")
+    mem.add_episode("Marit lives in York.", speaker="user")
+    mem.add_episode("Marit, my sister, is a teacher.", speaker="user")
+    assert [f.value for f in mem.as_of("Wren", "lives_in")] == ["Leeds"]
+    assert [f.value for f in mem.as_of("Marit", "lives_in")] == ["York"]
+    assert not [x for x in mem._store.links("default") if x.kind == "same"]
+    assert mem.check() == []
+
+
+def test_a_name_the_other_speaker_gives_becomes_the_listeners(mem):
+    mem.add_episode("hey, can you help me plan a trip?", speaker="u_4471")
+    mem.add_episode("Of course! Nice to meet you, Ottilie.", speaker="assistant")
+    mem.add_episode("i live in ghent", speaker="u_4471")
+    assert mem.entity("Ottilie").id == mem.entity("u_4471").id
+
+
+def test_remove_episode_undoes_its_links_and_keeps_their_history(mem):
+    r = mem.add_episode("Rosalind, my manager, moved to Dublin.", speaker="user")
+    mem.add_episode("My manager is strict about deadlines.", speaker="user")
+    assert mem.entity("user's manager").id == mem.entity("Rosalind").id
+    mem.remove_episode(r.episode.id)
+    assert mem.entity("user's manager") is None or mem.entity("user's manager").id != mem.entity("Rosalind").id
+    links = mem._store.links("default")
+    assert links and all(x.ended_at is not None for x in links if x.episode_id == r.episode.id)
+    assert all(x.end_reason and r.episode.id in x.end_reason for x in links if x.episode_id == r.episode.id)
+    assert mem.check() == []
+
+
+def test_links_survive_export_and_import(mem, models):
+    mem.add_episode("Teodor lives in Gdansk.", speaker="user")
+    mem.add_episode("My brother is a chef.", speaker="user")
+    mem.add_episode("Teodor, my brother, is visiting.", speaker="user")
+    rows = list(export_rows(mem))
+    assert sum(r["type"] == "link" for r in rows) == len(mem._store.links("default")) > 0
+    embedder, nli = models
+    with Memory(engine=ENGINE, embedder=embedder, nli=nli) as other:
+        import_rows(other, enumerate(rows, 1))
+        assert other._store.links("default") == mem._store.links("default")
+        assert {(f.attribute, f.value) for f in other.as_of("Teodor")} == \
+            {(f.attribute, f.value) for f in mem.as_of("Teodor")}
+        assert other.check() == []
+
+
+def test_a_known_persons_name_is_a_name_whatever_the_tagger_says(mem):
+    mem.add_episode("My husband, Ivo, is a welder.", speaker="user")
+    mem.add_episode("I am allergic to penicillin.", speaker="user")
+    ctx = mem.context("what is ivo allergic to?")
+    assert ctx.abstain and ctx.items == []
+    ctx = mem.context("what does ivo do?")
+    assert not ctx.abstain and "welder" in ctx.text
+
+
+def test_a_turn_about_a_silent_person_grounds_only_by_what_it_says_of_them(mem):
+    mem.add_episode("Packing today. Bogdan has packed nothing. I must tell the pharmacy I am allergic to "
+                    "aspirin, and Bogdan's tools go in the van.", speaker="user")
+    ctx = mem.context("What is Bogdan allergic to?")
+    assert ctx.abstain and ctx.items == []
+    mem.add_episode("Bogdan called from Split. He is allergic to shellfish, it turns out.", speaker="user")
+    ctx = mem.context("What is Bogdan allergic to?")
+    assert not ctx.abstain and "shellfish" in ctx.text
+
+
+def test_about_keeps_what_a_turn_says_of_someone():
+    from midas_graph._people import about
+
+    text = "Odette called. She runs our choir, which I love because it is my favourite hobby. The cat is fine."
+    assert about(text, ["Odette"]) == "Odette called. She runs our choir"
+    # the sentence that names her, its parts about the speaker left out
+    assert about("My father had surgery. He is fine, says my mother.", ["user's mother"]) == "He is fine says my mother."
+    assert about("Nothing about them here.", ["Odette"]) == ""
