@@ -30,7 +30,7 @@ import numpy as np
 from ._asked import LATEST, AskedTime
 from ._asked import place as place_time
 from ._query import QueryInfo, analyze
-from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
+from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
 
@@ -170,6 +170,10 @@ _AS_OF = re.compile(r"\bas of\b", re.I)
 #: come first, marked [past] (or [then and now]), the current ones only as
 #: [now]; a header line says which time was read. docs/time.md.
 ASKED_TIME = True
+#: Asked about a time or asked when, an episode line says the time its
+#: relative phrases tell of ("[said by Elise, 2024-01-01 11:00; tells of
+#: 2023-12-31]" for "last night"): the reader need not count back.
+TELLS_OF = True
 #: A current belief that did not hold at the asked time keeps this share of its weight.
 NOW_WEIGHT = 0.5
 #: Asked about another time, a belief that held then and whose attribute's
@@ -461,11 +465,13 @@ def _when(dt: _dt.datetime | None) -> str:
     return dt.date().isoformat() if (dt.hour, dt.minute) == (0, 0) else dt.strftime("%Y-%m-%d %H:%M")
 
 
-def render(hit: Hit, superseded: bool = False, outdated: str | None = None, period: str | None = None) -> str:
+def render(hit: Hit, superseded: bool = False, outdated: str | None = None, period: str | None = None,
+           tells: str | None = None) -> str:
     """One context line. ``outdated``: what an episode stated that no longer
     holds (said on its line, so an old turn is not read as current).
     ``period``: for a question about another time than now, how a belief
-    stands to it ("past", "then and now", "now", "then", "first")."""
+    stands to it ("past", "then and now", "now", "then", "first").
+    ``tells``: the times an episode's relative phrases tell of."""
     if hit.fact is not None:
         f = hit.fact
         state = period or ("superseded" if superseded else "fact")
@@ -479,7 +485,8 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None, peri
     # a long episode is shown by the passage recall matched (hit.text), marked as an excerpt
     said = hit.text if hit.text == e.content else f"…{hit.text}…"
     part = f"passage {hit.why['passage']} of a {len(e.content):,}-character text; " if "passage" in hit.why else ""
-    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{said}\" "
+    told = f"; tells of {tells}" if tells else ""
+    return (f"- [said by {e.speaker}, {_when(e.reference_time)}{told}] \"{said}\" "
             f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
 
 
@@ -759,6 +766,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return _abstain(query, info, budget_tokens, header, reason, near)
 
     scored.sort(key=lambda x: -x[0])
+    tells = TELLS_OF and (timed or bool(info.dates) or bool(_WHEN_Q.search(query)))
     floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
     scored = [x for x in scored if x[0] >= floor]
     chosen: list[ContextItem] = []
@@ -768,7 +776,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
         if key in seen:
             continue
-        item = _item(h, s, sup, count_tokens, outdated, periods.get(h.fact.vid) if h.fact else None)
+        item = _item(h, s, sup, count_tokens, outdated, periods.get(h.fact.vid) if h.fact else None, tells)
         if used + item.tokens + 1 > budget_tokens:
             continue
         seen.add(key)
@@ -786,10 +794,28 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
 
 def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[str, str],
-          period: str | None = None) -> ContextItem:
-    line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None, period)
+          period: str | None = None, tells: bool = False) -> ContextItem:
+    told = _told(h) if tells and h.episode is not None else None
+    line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None, period, told)
     return ContextItem(h.kind, line, score, h.source, h.source_name, h.time, h.fact, h.episode,
                        superseded, count_tokens(line))
+
+
+_ABSOLUTE = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _told(h: Hit) -> str | None:
+    """The times the relative phrases of a hit's episode tell of ("last
+    night" said on 1 January: 2023-12-31); a phrase with its year is read as
+    it is written."""
+    e = h.episode
+    if e is None or len(h.text) > 2000:
+        return None
+    from ._timeexpr import find
+
+    told = [ref.iso() for a, b, ref in find(h.text, e.reference_time) if not _ABSOLUTE.search(h.text[a:b])
+            and not ref.start <= e.reference_time < ref.end]
+    return ", ".join(dict.fromkeys(told[:3])) or None
 
 
 def _abstain(query, info, budget, header, reason, near) -> Context:

@@ -226,7 +226,8 @@ def test_a_turn_counts_for_the_time_it_tells_of(tomasz, monkeypatch):
 
     said = "The fireworks last night"
     ctx = _ask(tomasz, "Where was Tomasz on 31 Dec 2023?")
-    assert any(i.episode is not None and i.episode.content.startswith(said) for i in ctx.items)
+    [line] = [i.text for i in ctx.items if i.episode is not None and i.episode.content.startswith(said)]
+    assert line.startswith("- [said by Tomasz, 2024-01-01 11:00; tells of 2023-12-31]")
     # three weeks before 22 January is 1 January: the chess set counts for New Year's Day,
     # beyond the week of slack a turn said after a date gets
     question = "What did Tomasz get on 1 January 2024?"
