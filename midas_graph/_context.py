@@ -23,15 +23,17 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import re
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Callable, Literal
 
 import numpy as np
 
 from . import _people
+from ._asked import LATEST, AskedTime
+from ._asked import place as place_time
 from ._entities import linked
 from ._query import QueryInfo, analyze, nothing_known, person_names_out
-from ._recall import DATE_SLACK, Hit, _stemmer, _tokenize
+from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
 
@@ -183,6 +185,28 @@ TEXT_MENTIONS = True
 #: they made (or, if they never speak, one that names them): the asked
 #: aspect is who they are, which no word test can check.
 WHO_IS = True
+#: A question that names its time ("in March 2024", "last spring", "before
+#: we moved to Bristol", "when I worked at Dell", "used to", "originally")
+#: is answered as of that time (_asked.place): the beliefs that held then
+#: come first, marked [past] (or [then and now]), the current ones only as
+#: [now]; a header line says which time was read. docs/time.md.
+ASKED_TIME = True
+#: Asked about a time or asked when, an episode line says the time its
+#: relative phrases tell of ("[said by Elise, 2024-01-01 11:00; tells of
+#: 2023-12-31]" for "last night"): the reader need not count back.
+TELLS_OF = True
+#: A current belief that did not hold at the asked time keeps this share of its weight.
+NOW_WEIGHT = 0.5
+#: Asked about another time, a belief that held then and whose attribute's
+#: own name holds an asked word ranks this much above one that only a
+#: question word of it matches ("where did I live": lives_in, not the
+#: job_title "living" also asks for).
+ATTRIBUTE_FIRST = 1.05
+#: Asked about a time before anything the memory knows of the asked thing
+#: ("where did I live in 2015?" when every belief about where begins in
+#: 2019, and nothing said by the end of 2015 or telling of 2015 speaks of
+#: it): abstain, and say what is known and from when.
+TIME_GAP = True
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
 HEADER_CHARS = 200
@@ -462,12 +486,16 @@ def _when(dt: _dt.datetime | None) -> str:
     return dt.date().isoformat() if (dt.hour, dt.minute) == (0, 0) else dt.strftime("%Y-%m-%d %H:%M")
 
 
-def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> str:
+def render(hit: Hit, superseded: bool = False, outdated: str | None = None, period: str | None = None,
+           tells: str | None = None) -> str:
     """One context line. ``outdated``: what an episode stated that no longer
-    holds (said on its line, so an old turn is not read as current)."""
+    holds (said on its line, so an old turn is not read as current).
+    ``period``: for a question about another time than now, how a belief
+    stands to it ("past", "then and now", "now", "then", "first").
+    ``tells``: the times an episode's relative phrases tell of."""
     if hit.fact is not None:
         f = hit.fact
-        state = "superseded" if superseded else "fact"
+        state = period or ("superseded" if superseded else "fact")
         src = f"src {hit.source_name or (hit.source or '')[:8] or f.source or 'direct'}"
         return (f"- [{state}] {f.subject} · {f.attribute.replace('_', ' ')}: {f.value} — \"{f.text}\" "
                 f"(valid {_when(f.valid_from)}→{_when(f.valid_to)}; rec {_when(f.recorded_at)}; "
@@ -478,7 +506,8 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None) -> s
     # a long episode is shown by the passage recall matched (hit.text), marked as an excerpt
     said = hit.text if hit.text == e.content else f"…{hit.text}…"
     part = f"passage {hit.why['passage']} of a {len(e.content):,}-character text; " if "passage" in hit.why else ""
-    return (f"- [said by {e.speaker}, {_when(e.reference_time)}] \"{said}\" "
+    told = f"; tells of {tells}" if tells else ""
+    return (f"- [said by {e.speaker}, {_when(e.reference_time)}{told}] \"{said}\" "
             f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
 
 
@@ -488,7 +517,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     decision (for eval/abstain_debug.py; not part of the public API)."""
     from .models import count_tokens, load_spacy
 
-    info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+    # the question's own times ("last spring") are read against its reference time
+    info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=valid_at)
     recaller = mem._recaller()
     # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
     # a known person's name is no asked word, however the tagger labelled it
@@ -506,6 +536,25 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     if unknown:
         return _abstain(query, info, budget_tokens, header, nothing_known(unknown, info.roles, speaker), [])
+    asked: AskedTime | None = None
+    if ASKED_TIME and (info.anchors or info.dates or info.order):
+        asked = place_time(mem, info, focus_ids, group_id=group_id, at=valid_at, known_at=known_at)
+        if asked is not None and asked.unknown:
+            return _abstain(query, info, budget_tokens, header,
+                            f"the time asked about ({asked.phrase}) cannot be placed: {asked.unplaced}", [])
+        if asked is not None and asked.placed and asked.drop_names:
+            # the event's names place the time; they are not what is asked about
+            kept = tuple(n for n in info.names if n not in asked.drop_names)
+            info = replace(info, names=kept, labels={n: info.labels[n] for n in kept if n in info.labels},
+                           about_past=True)
+            focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+        elif asked is not None and asked.placed and asked.has_span and asked.end <= valid_at:
+            info = replace(info, about_past=True)
+        if asked is not None:
+            header += (f"\nAsked about: {asked.label}; now is {_when(valid_at)}" if asked.placed else
+                       f"\nAsked about: {asked.phrase}, not placed ({asked.unplaced}); lines are not limited to it")
+            header_tokens = count_tokens(header) + 1
+
     if info.names and not focus_ids:
         return _abstain(query, info, budget_tokens, header,
                         f"Nothing is known about {_people_phrase(info.names, speaker)}.", [])
@@ -514,10 +563,28 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                            speaker=speaker, info=info, qvec=qvec, term_vec=term_vec,
                            explicit_valid=explicit_valid, speaker_weight=SPEAKER_WEIGHT, focus=focus_entities)
 
+    asked_stems = {_stemmer().stemWord(t) for t in info.terms}
+
+    def attr_asked(attribute: str, asked_as: bool = False) -> bool:
+        """The attribute's own name or spellings hold an asked word (not only
+        the words a question may use for it: "living" asks job_title too;
+        ``asked_as``: those words count too)."""
+        reg = mem.registry
+        words = " ".join([attribute, *(reg.question_words(attribute) if asked_as else reg.spellings(attribute))])
+        return bool(asked_stems & _words(words.replace("_", " ")))
+
     past_hits: list[Hit] = []
-    if info.about_past and focus_ids:
-        top = max((h.score for h in hits), default=1.0)
-        past_hits = _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top)
+    timed = asked is not None and asked.placed  # answered as of the asked time
+    versions: list[Fact] = []  # every held version of the asked beliefs (a timed question)
+    if info.about_past or timed:
+        # the asked entities' beliefs; asked about no one, those of the beliefs recall found
+        subjects = focus_ids or list(dict.fromkeys(h.fact.subject_id for h in hits if h.fact is not None))[:3]
+        if subjects:
+            top = max((h.score for h in hits), default=1.0)
+            versions = mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
+            past_hits = _past_versions(mem, versions, valid_at, qvec, top, asked if timed else None,
+                                       seen={h.fact.vid for h in hits if h.fact is not None},
+                                       first=attr_asked)
 
     hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past, group_id=group_id)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
@@ -623,18 +690,40 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             f = h.fact
             return any(f.valid_from.timestamp() < hi and (f.valid_to is None or f.valid_to.timestamp() > lo)
                        for lo, hi in spans)
-        t = h.episode.reference_time.timestamp()
-        return any(lo <= t < hi for lo, hi in spans)
+        r = idx.row.get(("episode", h.id))
+        if r is None:
+            t = h.episode.reference_time.timestamp()
+            return any(lo <= t < hi for lo, hi in spans)
+        # said then, or telling of then ("last night" said the day after: _recall.EVENT_TIMES)
+        return idx.said_within(r, [(lo, hi - DATE_SLACK * 86400.0) for lo, hi in spans], DATE_SLACK * 86400.0)
 
     then_any = then_focus = 0.0  # best_any and best_focus among what was said then
     then_grounding: Hit | None = None
     grounding: Hit | None = None
     focus_fact_named = False  # a belief of the asked entity about the very thing asked
+    periods: dict[str, str] = {}  # fact version id -> how it stands to the asked time
+    then_named = False  # a belief of the asked entity that held then names what is asked
+    known_since: list[tuple[bool, Fact]] = []  # the asked entity's beliefs that name it (attribute asked by name?)
+    again = {h.fact.vid for h in past_hits}  # versions _past_versions brings with their place in time
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
+        if not past and h.fact is not None and h.fact.vid in again:
+            continue
+        period = None
+        if h.fact is not None and (timed or info.about_past):
+            period = _period(h.fact, asked if timed else None, valid_at, lead=h.why.get("lead", False))
+            if period is None:
+                continue  # held neither then nor now: another time's belief
+            periods[h.fact.vid] = period
+            past = period not in ("now", "then and now")
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
-        named = cov == 2 and h.fact is not None and on and not past and (
+        named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX)
+        if named and timed and attr_asked(h.fact.attribute, asked_as=True):
+            known_since.append((attr_asked(h.fact.attribute), h.fact))
+        # asked about another time, a belief names the answer only if it held then
+        named = named and (period != "now" if timed else not past)
+        then_named = then_named or (named and timed)
         focus_fact_named = focus_fact_named or named
         if cov:
             # how well it speaks to the asked words, names left out of the question
@@ -669,11 +758,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # answer; quotes come next; what speaks to neither is a distractor.
         weight = (1.0 if on else OFF_FOCUS) * (
             (2.0 if h.kind == "fact" else 1.3) if cov else 0.7
-        )
+        ) * (NOW_WEIGHT if timed and period == "now" else 1.0)
         # A current belief of the asked entity that names what is asked ranks
         # with the best hit whatever its wording ("Where does Priya work?":
         # her employer fact, stated as "I joined Stripe on Monday").
         base = max(h.score, top_hit) if named and NAMED_FACT_FIRST else h.score
+        if named and timed and attr_asked(h.fact.attribute):
+            base *= ATTRIBUTE_FIRST  # "where did I live": lives_in before job_title ("living")
         scored.append((base * weight, h, past))
     # Grounded: something about the asked entity speaks to the asked words, and
     # it is not dwarfed by the same words about someone else (asked about
@@ -714,6 +805,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                       "given": info.given, "focus_ids": len(focus_ids), "best_any": round(best_any, 3),
                       "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
                       "unsaid": unsaid, "grounded": grounded})
+    gap = None
+    if TIME_GAP and timed and not then_named and known_since and asked.has_span and asked.end <= valid_at:
+        by_name = [f for a, f in known_since if a] or [f for _, f in known_since]
+        gap = _time_gap(asked, by_name, versions, hits, idx, lambda h: covers(h, item_words(h)) == 2)
+    if gap is not None:
+        return _abstain(query, info, budget_tokens, header, gap, [])
     if not grounded:
         if unsaid:
             reason = (f"{_people_phrase(speakers, speaker)} never spoke of {', '.join(unsaid)}; "
@@ -728,6 +825,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return _abstain(query, info, budget_tokens, header, reason, [])
 
     scored.sort(key=lambda x: -x[0])
+    tells = TELLS_OF and (timed or bool(info.dates) or bool(_WHEN_Q.search(query)))
     floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
     scored = [x for x in scored if x[0] >= floor]
     chosen: list[ContextItem] = []
@@ -737,7 +835,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
         if key in seen:
             continue
-        item = _item(h, s, sup, count_tokens, outdated)
+        item = _item(h, s, sup, count_tokens, outdated, periods.get(h.fact.vid) if h.fact else None, tells)
         if used + item.tokens + 1 > budget_tokens:
             continue
         seen.add(key)
@@ -816,10 +914,29 @@ _WORD_AS_WRITTEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _WH_WORDS = ("where", "when", "who", "how", "why", "which", "what")
 
 
-def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[str, str]) -> ContextItem:
-    line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None)
+def _item(h: Hit, score: float, superseded: bool, count_tokens, outdated: dict[str, str],
+          period: str | None = None, tells: bool = False) -> ContextItem:
+    told = _told(h) if tells and h.episode is not None else None
+    line = render(h, superseded, outdated.get(h.id) if h.kind == "episode" else None, period, told)
     return ContextItem(h.kind, line, score, h.source, h.source_name, h.time, h.fact, h.episode,
                        superseded, count_tokens(line))
+
+
+_ABSOLUTE = re.compile(r"\b(?:19|20)\d\d\b")
+
+
+def _told(h: Hit) -> str | None:
+    """The times the relative phrases of a hit's episode tell of ("last
+    night" said on 1 January: 2023-12-31); a phrase with its year is read as
+    it is written."""
+    e = h.episode
+    if e is None or len(h.text) > 2000:
+        return None
+    from ._timeexpr import find
+
+    told = [ref.iso() for a, b, ref in find(h.text, e.reference_time) if not _ABSOLUTE.search(h.text[a:b])
+            and not ref.start <= e.reference_time < ref.end]
+    return ", ".join(dict.fromkeys(told[:3])) or None
 
 
 def _abstain(query, info, budget, header, reason, near) -> Context:
@@ -831,27 +948,102 @@ def _abstain(query, info, budget, header, reason, near) -> Context:
     return Context(query, text, [], count_tokens(text), True, reason, info.names, info.terms, budget, near)
 
 
-def _past_versions(mem, focus_ids, group_id, valid_at, known_at, qvec, top: float) -> list[Hit]:
-    """Versions of the focus entities' beliefs that had ended by ``valid_at``
-    (as the memory held them at ``known_at``), for questions about the past."""
-    store = mem._store
-    versions = store.facts_of(focus_ids, group_id=group_id, known_at=known_at)
-    ended = [f for f in versions if f.valid_to is not None and f.valid_to <= valid_at and f.valid_to > f.valid_from]
-    if not ended:
+def _past_versions(mem, versions: list[Fact], valid_at, qvec, top: float, asked: AskedTime | None, *,
+                   seen: set[str], first: Callable[[str], bool] = lambda a: False) -> list[Hit]:
+    """The versions of the asked beliefs a question about another time needs
+    besides what recall found (``seen``: version ids): with a placed time
+    (``asked``), those that held then (a plan that will hold then too); for
+    a question about the past or about change without one, those that had
+    ended by ``valid_at``. Ranked by similarity to the question, except that
+    the version the asked order picks in each belief (:func:`_leads`: the
+    first, or the latest before the asked time) comes first, and among
+    equals one whose attribute the question names (``first``); the best
+    ranks with the best recall hit."""
+    if asked is not None:
+        chosen = [f for f in versions if asked.held_then(f, valid_at)]
+    else:
+        chosen = [f for f in versions if f.valid_to is not None and f.valid_to <= valid_at and f.valid_to > f.valid_from]
+    leads = _leads(chosen, asked.order if asked is not None else None, valid_at)
+    chosen = [f for f in chosen if f.vid not in seen or f.vid in leads]
+    if not chosen:
         return []
-    idx = mem._recaller().index(group_id)
+    store = mem._store
+    idx = mem._recaller().index(chosen[0].group_id)
     sims = []
-    for f in ended:
+    for f in chosen:
         row = idx.row.get(("fact", f.id))
         sims.append(float(idx.matrix[row] @ qvec) if row is not None else 0.0)
+    order = sorted(range(len(chosen)), key=lambda j: (chosen[j].vid not in leads, not first(chosen[j].attribute),
+                                                       -sims[j]))
     hits = []
-    order = np.argsort(-np.asarray(sims))
     for rank, j in enumerate(order, 1):  # the most similar ranks with the best recall hit
-        f = ended[j]
+        f = chosen[j]
         ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
         hits.append(Hit("fact", f.id, f.text, top / (1 + 0.25 * (rank - 1)), f, None, f.episode_id,
-                        ep.name if ep else None, f.valid_from, {"past": rank}))
+                        ep.name if ep else None, f.valid_from, {"past": rank, "lead": f.vid in leads}))
     return hits
+
+
+def _leads(versions: list[Fact], order: str | None, valid_at) -> set[str]:
+    """Per belief (subject and attribute), the version the asked order
+    picks: "first" (originally, at first) the earliest; "latest-first" (just
+    before an event) and "earlier" (used to) the one that ended last."""
+    if order not in ("first", "latest-first", "earlier"):
+        return set()
+    groups: dict[tuple[str, str], list[Fact]] = {}
+    for f in versions:
+        groups.setdefault((f.subject_id, f.attribute), []).append(f)
+    out = set()
+    for fs in groups.values():
+        if order == "first":
+            pick = min(fs, key=lambda f: (f.valid_from, f.recorded_at))
+        else:
+            pick = max(fs, key=lambda f: (f.valid_to or LATEST, f.valid_from))
+        out.add(pick.vid)
+    return out
+
+
+def _period(f: Fact, asked: AskedTime | None, valid_at, *, lead: bool = False) -> str | None:
+    """How belief version ``f`` stands to the asked time: "past" (held then,
+    not now), "then and now", "then" (a plan: holds then, not yet now),
+    "first" (originally: the first value, no longer held), "now" (holds
+    now, not then), or None (neither). Without an asked time (a question
+    about the past or about change): "past" or "now"."""
+    now = f.valid_at(valid_at)
+    if asked is None:
+        return "now" if now else "past"
+    then = asked.held_then(f, valid_at)
+    if asked.order == "first" and not asked.has_span:
+        then = lead  # originally: the first version of each belief
+    if then and now:
+        return "then and now"
+    if then:
+        if asked.order == "first" and lead and not asked.has_span:
+            return "first"
+        return "then" if f.valid_from > valid_at else "past"
+    return "now" if now else None
+
+
+def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: list[Hit], idx,
+              speaks: Callable[[Hit], bool]) -> str | None:
+    """Why the asked time is before anything the memory knows of the asked
+    thing (None when it is not): every belief that names it (``named``, and
+    the other versions of the same beliefs) began after the asked time, and
+    nothing said by its end, or telling of it, speaks to it (``speaks``)."""
+    keys = {(f.subject_id, f.attribute) for f in named}
+    same = [f for f in versions if (f.subject_id, f.attribute) in keys] + named
+    first = min(same, key=lambda f: f.valid_from)
+    if first.valid_from < asked.end:
+        return None
+    spans = [(asked.start.timestamp(), asked.end.timestamp())]
+    for h in hits:
+        if h.episode is None or not speaks(h):
+            continue
+        r = idx.row.get(("episode", h.id))
+        if h.episode.reference_time < asked.end or (r is not None and idx.said_within(r, spans)):
+            return None
+    return (f"nothing is known of {first.subject}'s {first.attribute.replace('_', ' ')} for {asked.label}; "
+            f"what is known begins {first.valid_from.date().isoformat()} ({first.value})")
 
 
 def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,

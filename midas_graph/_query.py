@@ -48,10 +48,37 @@ _DO_ASKS_JOB = ("job", "work")
 PLACE_TERMS = True
 _PLACE_LABELS = frozenset({"GPE", "LOC", "FAC", "ORG", "EVENT", "WORK_OF_ART", "PRODUCT", "NORP"})
 _PAST_WORDS = re.compile(
-    r"\b(used to|before|previous(ly)?|former(ly)?|earlier|originally|at first|history|histor(y|ies)|"
+    r"\b(used to|use to|before|previous(ly)?|former(ly)?|earlier|originally|initially|at first|history|histor(y|ies)|"
     r"change[ds]?|changing|evolv\w*|no longer|anymore|in the past|back then|last (year|month|week))\b",
     re.I,
 )
+#: Asking for the values that held before the current one ("where did I use
+#: to live?", "what did I do previously?", "where did I live before?").
+_EARLIER = re.compile(r"\b(used to|use to|previously|formerly|in the past|back then|no longer|anymore|"
+                      r"before(?=\s*[?.!]*\s*$))", re.I)
+#: Asking for the first value ("originally", "at first", "first planned").
+_FIRST_ORDER = re.compile(r"\b(originally|initially|at first|in the beginning|at the start|to begin with)\b", re.I)
+#: A question about the future places a bare month or weekday ahead ("When
+#: will I fly in December?"); otherwise behind ("in March": the last one).
+_FUTURE_Q = re.compile(r"\b(will|going to|gonna|upcoming|next|coming)\b|'ll\b", re.I)
+_AUX = frozenset("did do does was were is are will would has have had can could should shall am".split())
+_SPEAKER_WORDS = frozenset("i me my mine we us our".split())
+_OTHER_WORDS = frozenset("he him his she her they them their".split())
+
+
+@dataclass(frozen=True)
+class TimeAnchor:
+    """A time the question names by an event ("before we moved to Bristol",
+    "when I worked at Dell", "before Pittsburgh"): placed later through the
+    memory's own beliefs (``_asked``)."""
+
+    relation: str                    # "before" | "after" | "during"
+    text: str                        # the words after the connective, as written
+    names: tuple[str, ...] = ()      # the question's names inside it
+    words: tuple[str, ...] = ()      # lemmas of its content words (names too, lower case)
+    subject: str | None = None       # "speaker" (I, we), "other" (she, they), None ("before Pittsburgh")
+    first: bool = False              # "when I *first* started at X": the start of the interval
+    ending: bool = False             # "before I left X": the end of the interval
 
 
 @dataclass(frozen=True)
@@ -76,19 +103,58 @@ class QueryInfo:
     #: whether it is loose ("my wife" -> "<speaker>'s wife": (speaker, "wife",
     #: False)); also in ``names``
     roles: dict = field(default_factory=dict)
+    #: the events it names a time by ("before we moved to Bristol", "when I worked at Dell")
+    anchors: tuple[TimeAnchor, ...] = ()
+    #: "earlier" (used to, previously), "first" (originally, at first) or None
+    order: str | None = None
+    #: per date, the word that bounds it ("before May 2020": "before"; "after",
+    #: "since", "until"), or None
+    date_bounds: tuple[str | None, ...] = ()
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
     doc = nlp(text, disable=_UNUSED_PIPES)  # no dependency parse needed here: ~25% faster
     names: dict[str, str] = {}
     name_tokens: set[int] = set()
+    ahead = 1 if _FUTURE_Q.search(text) else -1
+    # the times it names that the resolver finds in running text ("on 31 Dec
+    # 2023", "on Valentine's Day", "New Year's Eve"), whatever spaCy tags them
+    found = [(a, b, ref) for a, b, ref in _timeexpr.find(text, now or _dt.datetime.now(_dt.timezone.utc), ahead)
+             if now is not None or _YEAR.search(text[a:b])] if FIND_DATES else []
+    # a longer DATE entity around a found phrase is read whole ("the week before 16 November 2023")
+    found = [(a, b, ref) for a, b, ref in found
+             if not any(e.label_ == "DATE" and e.start_char <= a and e.end_char >= b and e.end_char - e.start_char > b - a
+                        for e in doc.ents)]
     for ent in doc.ents:
+        if found and any(a < ent.end_char and b > ent.start_char for a, b, _ in found):
+            continue  # a time, whatever its label
         if ent.label_ in _NAME_LABELS:
             for part in _name_parts(ent):
                 names.setdefault(_clean(part.text), ent.label_)
                 name_tokens.update(range(part.start, part.end))
     # the month of "in August 2023" is a time, neither a name nor an asked word
     name_tokens.update(t.i for t in doc if t.ent_type_ in ("DATE", "TIME") and t.pos_ == "PROPN")
+    # the dates it names, placed ("last autumn": its words are the time asked about, not what)
+    dates, past_year = [], False
+    bounds: list[str | None] = []
+    for a, b, ref in found:
+        dates.append((ref.start, ref.end))
+        bounds.append(_bound(text, a, b))
+        past_year = past_year or (now is not None and _mentions_past_year(text[a:b], now))
+        if DATE_WORDS_ASKED is False:
+            name_tokens.update(t.i for t in doc if t.idx < b and t.idx + len(t) > a)
+    for ent in doc.ents:
+        if ent.label_ != "DATE" or any(a < ent.end_char and b > ent.start_char for a, b, _ in found):
+            continue
+        past_year = past_year or (now is not None and _mentions_past_year(ent.text, now))
+        # "in October 2023"; "last week", "in January": as of now, in the past
+        if now is not None or _YEAR.search(ent.text):
+            ref = _resolve_date(ent.text, now or _dt.datetime.now(_dt.timezone.utc), ahead)
+            if ref is not None:
+                dates.append((ref.start, ref.end))
+                bounds.append(_bound(text, ent.start_char, ent.end_char))
+                if DATE_WORDS_ASKED is False:
+                    name_tokens.update(range(ent.start, ent.end))
     for tok in doc:  # proper nouns spaCy did not tag ("Rex", "Apollo")
         if tok.pos_ == "PROPN" and tok.i not in name_tokens and tok.is_alpha and len(tok) > 1:
             span = _propn_span(doc, tok.i)
@@ -131,6 +197,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
             continue
         if tok.i in time_tokens or len(tok.text) < 2:
             continue
+        if tok.lower_ in ("use", "used") and tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ == "to":
+            continue  # "did I use to live": a time, not an asked word
         lemma = tok.lemma_.lower()
         if lemma not in _WEAK and not (WEAK_SPEECH and lemma in _SPEECH) and lemma not in terms:
             terms.append(lemma)
@@ -145,19 +213,15 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
              if nxt.pos_ == "NOUN" and nxt.lower_ in given and nxt.i not in asked_for
              and tok.pos_ in ("ADJ", "NOUN") and not tok.is_stop and tok.i not in name_tokens
              and tok.lower_ not in _NOT_NARROWING]
-    past = bool(_PAST_WORDS.search(text))
-    dates = []
-    for ent in doc.ents:
-        if ent.label_ != "DATE":
-            continue
-        past = past or (now is not None and _mentions_past_year(ent.text, now))
-        # "in October 2023"; "last week", "in January": as of now, in the past
-        if now is not None or _YEAR.search(ent.text):
-            ref = _resolve_date(ent.text, now or _dt.datetime.now(_dt.timezone.utc))
-            if ref is not None:
-                dates.append((ref.start, ref.end))
+    past = bool(_PAST_WORDS.search(text)) or past_year
+    # "back in February", "in the spring": a time already over is the past
+    past = past or (now is not None and any(hi <= now for _, hi in dates))
+    order = ("first" if _FIRST_ORDER.search(text) or _first_adverb(doc)
+             else "earlier" if _EARLIER.search(text) else None)
+    anchors = _anchors(doc, names, [(a, b) for a, b, _ in found])
+    past = past or order is not None  # an event's time is past once placed (_asked)
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
-                     tuple(dict.fromkeys(pairs)), tuple(dates), roles)
+                     tuple(dict.fromkeys(pairs)), tuple(dates), roles, anchors, order, tuple(bounds))
 
 
 _WHO_IS = re.compile(r"^\W*who(?:['’]s| is| was)\s+([a-z][\w-]*(?: (?!again\b)[a-z][\w-]*)?)(?:\s+again)?\s*\?*\s*$",
@@ -286,6 +350,90 @@ def _asks_occupation(doc) -> bool:
     return all(t.lemma_.lower() == "do" for t in verbs)
 
 
+_BOUND = re.compile(r"\b(before|after|since|until|till|prior to)\s+(?:the\s+)?$", re.I)
+_BOUND_IN = re.compile(r"(before|after|since|until|till|prior to)\b", re.I)
+
+
+def _bound(text: str, a: int, b: int) -> str | None:
+    """The word that bounds the date at ``text[a:b]`` ("*before* May 2020"), if any."""
+    m = _BOUND_IN.match(text, a) or _BOUND.search(text, max(0, a - 20), a)
+    if not m:
+        return None
+    word = m.group(1).lower()
+    return {"till": "until", "prior to": "before"}.get(word, word)
+
+
+def _first_adverb(doc) -> bool:
+    """"When was the trip *first* planned?": "first" as an adverb of a verb
+    in the past (not "the first person", nor "when I first started at X",
+    which an anchor reads)."""
+    for tok in doc:
+        if tok.lower_ == "first" and tok.tag_ == "RB":
+            before = doc[:tok.i]
+            if any(t.lower_ in ("when", "while") and t.i > 0 for t in before):
+                return False
+            return any(t.tag_ in ("VBD", "VBN") for t in doc)
+    return False
+
+
+#: A question's dates are found by _timeexpr.find too, not only among
+#: spaCy's DATE entities: the small model tags "31" of "on 31 Dec 2023" a
+#: number and the date "Dec 2023", "New Year's Eve" an event, "Valentine" a
+#: person.
+FIND_DATES = True
+#: The words of a date the question names and that is placed ("last
+#: *autumn*", "in the *spring*") are not asked words: the date is the time
+#: asked about (_asked), and "autumn" asked of every turn made "where was I
+#: working last autumn?" abstain. False: left out of ``terms``.
+DATE_WORDS_ASKED = False
+_CONNECTIVES = {"before": "before", "after": "after", "when": "during", "while": "during", "during": "during"}
+_ENDING = frozenset("leave quit stop end finish lose sell close retire".split())
+_CLAUSE_END = frozenset(",?.!;:")
+
+
+def _anchors(doc, names: dict[str, str], times: list[tuple[int, int]] = ()) -> tuple[TimeAnchor, ...]:
+    """The events a question names a time by: "before|after <phrase or
+    clause>", "when|while <clause>" (a clause: "when" followed by its
+    subject, not by an auxiliary: "When did I ..." asks when), "during
+    <phrase>". Not inside a date ("the week before August 3, 2023"), and
+    not when the clause is the whole question ("When Jon lost his job?")."""
+    out = []
+    n = len(doc)
+    for tok in doc:
+        rel = _CONNECTIVES.get(tok.lower_)
+        if rel is None or tok.ent_type_ in ("DATE", "TIME") or tok.i + 1 >= n:
+            continue
+        if any(a <= tok.idx < b or a <= doc[tok.i + 1].idx < b for a, b in times):
+            continue  # "the week before August 3", "before May 5": a date, read as one
+        nxt = doc[tok.i + 1]
+        if nxt.ent_type_ in ("DATE", "TIME") or nxt.like_num:
+            continue  # "before 2020", "after May 3": a date, read as one
+        if tok.lower_ in ("when", "while") and (nxt.lower_ in _AUX or nxt.pos_ in ("AUX", "PUNCT")
+                                                or not (nxt.pos_ in ("PRON", "PROPN") or nxt.lower_ in _SPEAKER_WORDS)):
+            continue
+        end = tok.i + 1
+        while end < n and doc[end].text not in _CLAUSE_END and not (
+                end > tok.i + 1 and doc[end].tag_ in ("WDT", "WP", "WRB")):
+            end += 1
+        span = doc[tok.i + 1:end]
+        if not len(span):
+            continue
+        rest = [t for t in doc if t.is_alpha and not (tok.i <= t.i < end)]
+        if len(rest) < 2:
+            continue
+        low = span.text.lower()
+        inside = tuple(nm for nm in names if re.search(r"(?<!\w)" + re.escape(nm.lower()) + r"(?!\w)", low))
+        words = tuple(dict.fromkeys(t.lemma_.lower() for t in span
+                                    if t.is_alpha and not t.is_stop and t.pos_ in ("NOUN", "VERB", "PROPN", "ADJ")))
+        who = [t.lower_ for t in span]
+        subject = ("speaker" if any(w in _SPEAKER_WORDS for w in who)
+                   else "other" if any(w in _OTHER_WORDS for w in who) else None)
+        out.append(TimeAnchor(rel, span.text, inside, words, subject,
+                              first=any(t.lower_ == "first" for t in span),
+                              ending=any(t.lemma_.lower() in _ENDING for t in span if t.pos_ == "VERB")))
+    return tuple(out)
+
+
 #: "favorite book" is a book the asker likes best, not a kind of book someone spoke of
 _NOT_NARROWING = frozenset({"favorite", "favourite"})
 _WH = frozenset({"what", "which", "whose"})
@@ -351,14 +499,15 @@ _DATED = re.compile(r"(?:\d{1,2}\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|
                     r"(?:\s+\d{1,2}(?:st|nd|rd|th)?)?,?\s*(?:19|20)\d\d", re.I)
 
 
-def _resolve_date(text: str, now: _dt.datetime):
-    """A date the question names, in the past of ``now``; for a phrase the
-    resolver does not know ("the first weekend of October 2023", "the week
-    before August 3, 2023"), the month or day with a year inside it."""
+def _resolve_date(text: str, now: _dt.datetime, direction: int = -1):
+    """A date the question names, in the past of ``now`` (``direction`` +1:
+    ahead of it); for a phrase the resolver does not know ("the first
+    weekend of October 2023", "the week before August 3, 2023"), the month
+    or day with a year inside it."""
     text = re.sub(r",(?=\d)", ", ", text)
-    ref = _timeexpr.resolve(text, now, -1)
+    ref = _timeexpr.resolve(text, now, direction)
     if ref is None and (m := _DATED.search(text)):
-        ref = _timeexpr.resolve(m.group(0), now, -1)
+        ref = _timeexpr.resolve(m.group(0), now, direction)
     return ref
 
 

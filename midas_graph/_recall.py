@@ -111,6 +111,14 @@ SENTENCES = True
 #: bonus at 0.7: 0.799 at 0.8, 0.800 at 1.0.
 DATE_WEIGHT = 1.0
 DATE_SLACK = 7
+#: An episode also counts as said within a date the question names when a
+#: time it tells of overlaps the date ("the fireworks last night", said on 1
+#: January, tells of 31 December): its event times, found by
+#: _timeexpr.find against its reference time when the index is built. A
+#: told time longer than the asked date and longer than a week ("in 2023"
+#: asked about 31 December) does not count. docs/time.md has the figures.
+EVENT_TIMES = True
+_WEEK_S = 7 * 86400.0
 #: When the question asks *when* ("When did ...", "what year", "how long
 #: ago"), an episode that tells a time ("yesterday", "last week", "in May",
 #: "2022", "ago", "just") gets this bonus: the answer is a time said in a
@@ -244,6 +252,9 @@ class _Index:
     times: np.ndarray = field(default_factory=lambda: np.zeros(0))
     #: per row, whether an episode tells a time ("yesterday", "in May"; False for a fact)
     timed: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
+    #: per row, the times an episode tells of, as (start, end) POSIX seconds
+    #: (_timeexpr.find against its reference time; empty for a fact)
+    events: list[tuple[tuple[float, float], ...]] = field(default_factory=list)
     #: per row, a long episode's passages (None: the row is one BM25 document)
     passages: list[_Passages | None] = field(default_factory=list)
     #: the row of each BM25 document, non-decreasing (None: one document per row)
@@ -271,6 +282,19 @@ class _Index:
         if self.long(r) and self.sentences[r] is not None and len(self.sentences[r]):  # type: ignore[arg-type]
             return float(np.max(self.sentences[r] @ v))  # type: ignore[operator]
         return float(self.matrix[r] @ v)
+
+    def said_within(self, r: int, spans: Sequence[tuple[float, float]], slack: float = 0.0) -> bool:
+        """Whether row ``r`` (an episode) was said within one of ``spans``
+        ((start, end) POSIX seconds) or up to ``slack`` seconds after it, or
+        tells of a time that overlaps one (EVENT_TIMES) and is no longer
+        than it or than a week."""
+        t = self.times[r]
+        if any(lo <= t < hi + slack for lo, hi in spans):
+            return True
+        if not EVENT_TIMES or r >= len(self.events):
+            return False
+        return any(a < hi and b > lo and b - a <= max(hi - lo, _WEEK_S)
+                   for a, b in self.events[r] for lo, hi in spans)
 
     def long(self, r: int) -> bool:
         """Whether row ``r`` is a long episode, indexed by passages."""
@@ -305,6 +329,27 @@ class _Index:
             n = len(self.tokens)
             self._idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
         return self._idf
+
+
+#: Episodes longer than this are not searched for the times they tell of
+#: (a pasted document's dates are not one event).
+EVENT_CHARS = 2000
+
+
+def _event_times(content: str | None, when: _dt.datetime | None) -> tuple[tuple[float, float], ...]:
+    """The times an episode tells of ("last night" said on 1 January: 31
+    December), as (start, end) POSIX seconds, the day it was said left out."""
+    if not EVENT_TIMES or not content or when is None or len(content) > EVENT_CHARS:
+        return ()
+    from ._timeexpr import find
+
+    said = when.timestamp()
+    out = []
+    for _, _, ref in find(content, when):
+        lo, hi = ref.start.timestamp(), ref.end.timestamp()
+        if not lo <= said < hi and (lo, hi) not in out:
+            out.append((lo, hi))
+    return tuple(out)
 
 
 def _tokenize(texts: list[str]) -> list[list[str]]:
@@ -373,6 +418,7 @@ class Recaller:
         speakers = {i: alias_key(group_id, s) for i, _, s, *_ in episodes if s}
         times = np.array([math.nan] * len(facts) + [t.timestamp() if t else math.nan for *_, t in episodes])
         timed = np.array([False] * len(facts) + [bool(_TIME_WORDS.search(c)) for _, _, _, c, _ in episodes], dtype=bool)
+        events: list[tuple[tuple[float, float], ...] | None] = [()] * len(facts) + [None] * len(episodes)
         matrix = np.zeros((len(keys), 384), dtype=np.float32)
         sentences: list[np.ndarray | None] = [None] * len(keys)
         voice: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(keys)
@@ -395,6 +441,8 @@ class Recaller:
                     tokens[r] = prev.tokens[j]
                 if same and j < len(prev.voice):
                     voice[r] = prev.voice[j]
+                if same and key[0] == "episode" and j < len(prev.events) and prev.times[j] == times[r]:
+                    events[r] = prev.events[j]
         new_episodes = [i for r, (kind, i) in enumerate(keys) if kind == "episode" and not reused[r]]
         fvec = store.vectors("FactVector", [i for r, (kind, i) in enumerate(keys) if kind == "fact" and not reused[r]])
         evec = store.vectors("Episode", new_episodes, group_id)
@@ -419,6 +467,10 @@ class Recaller:
         if unsplit:  # episodes stored before schema version 3: split and embed them once, keep them
             commits += self._keep_vectors(unsplit, "EpisodeSentences", "episodes split into sentences", group_id,
                                           lambda rows: self._embed_sentences(rows, keys, episodes, nf, sentences))
+        for r in range(nf, len(keys)):
+            if events[r] is None:
+                _, _, _, content, when = episodes[r - nf]
+                events[r] = _event_times(content, when)
         fresh = [r for r, t in enumerate(tokens) if t is None]
         for r, toks in zip(fresh, _tokenize([texts[r] for r in fresh])):
             tokens[r] = toks
@@ -454,7 +506,8 @@ class Recaller:
                 bm25 = bm25s.BM25()
                 bm25.index(corpus, show_progress=False)
         index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
-                       speakers, sentences, voice, times, timed, passages=passages, doc_rows=doc_rows)
+                       speakers, sentences, voice, times, timed, events=events,  # type: ignore[arg-type]
+                       passages=passages, doc_rows=doc_rows)
         return index, commits
 
     @staticmethod
@@ -627,10 +680,10 @@ class Recaller:
             add("speaker", said_bonus, lambda r, i: idx.speakers.get(i) in said_by)
         if WHEN_WEIGHT and _WHEN_Q.search(query):  # "When did ...": a turn that tells a time
             add("when", WHEN_WEIGHT, lambda r, i: bool(idx.timed[r]))
-        if DATE_WEIGHT and info.dates:  # "in October 2023": what was said then
+        if DATE_WEIGHT and info.dates:  # "in October 2023": what was said then, or tells of then
             slack = DATE_SLACK * 86400.0
-            spans = [(lo.timestamp(), hi.timestamp() + slack) for lo, hi in info.dates]
-            add("date", DATE_WEIGHT, lambda r, i: any(lo <= idx.times[r] < hi for lo, hi in spans))
+            spans = [(lo.timestamp(), hi.timestamp()) for lo, hi in info.dates]
+            add("date", DATE_WEIGHT, lambda r, i: idx.said_within(r, spans, slack))
         ordered = sorted(fused, key=lambda key: -fused[key])[: max(k * 4, 40)]
         # a long episode is shown by its passage that matched (Hit.text; Hit.episode is all of it)
         excerpts = {}

@@ -25,8 +25,16 @@ Conventions (documented because English is ambiguous):
   Jun-Aug, fall/autumn Sep-Nov, winter Dec-Feb (named by the year it starts).
 - Phrases with no fixed point ("recently", "lately", "now", "every day",
   "the other day") resolve to ``None``.
+- Holidays with a fixed or computed date are days placed like ``May 3``:
+  New Year's (Day, Eve), Valentine's Day, Halloween, Christmas (Eve, Day),
+  Boxing Day, the Fourth of July, US Thanksgiving (fourth Thursday of
+  November) and Easter (Sunday, Gregorian). "New Year's" alone is 1 January.
 
 Durations ("for three years", "two weeks") are parsed by :func:`parse_duration`.
+
+:func:`find` finds the time expressions of running text ("I went there last
+night", "we moved in March") and resolves each; recall uses it for the time
+an episode tells of (docs/time.md).
 """
 
 from __future__ import annotations
@@ -36,7 +44,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass
 
-__all__ = ["TimeRef", "resolve", "parse_duration", "shift", "word_number"]
+__all__ = ["TimeRef", "resolve", "find", "parse_duration", "shift", "word_number"]
 
 UTC = _dt.timezone.utc
 
@@ -273,7 +281,7 @@ def _resolve_at(text: str, ref: _dt.datetime, direction: int) -> TimeRef | None:
 
 def _resolve(t: str, ref_day: _dt.date, direction: int) -> TimeRef | None:
     # qualifiers of a period: end of / beginning of / early / mid / late
-    m = re.fullmatch(r"(?:the\s+)?(end|beginning|start|middle|early|mid|late)(?:\s+of|-)?\s+(?:the\s+)?(.+)", t)
+    m = re.fullmatch(r"(?:the\s+)?(end|beginning|start|middle|early|mid|late)(?:\s+of\s+|-\s*|\s+)(?:the\s+)?(.+)", t)
     if m:
         which, rest = m.group(1), m.group(2)
         if rest in ("month", "week", "year"):
@@ -286,6 +294,38 @@ def _resolve(t: str, ref_day: _dt.date, direction: int) -> TimeRef | None:
         if which in ("beginning", "start"):
             return base.first_day()
         return base
+
+    # a period before or after a date: "the week before August 3, 2023", "two days after May 5",
+    # "the Monday before July 24", "last weekend before April 10"
+    m = re.fullmatch(rf"(?:the\s+)?(?:last\s+)?(day|night|week|weekend|month|year|{_WEEKDAY_RE}|"
+                     rf"(?:{_NUM_RE})\s+(?:{_UNIT_RE}))\s+(before|after|prior to|following)\s+(.+)", t)
+    if m:
+        base = _resolve(_LEADING.sub("", m.group(3)), ref_day, direction)
+        if base is None:
+            return None
+        unit, after = m.group(1), m.group(2) in ("after", "following")
+        anchor = base.end.date() if after else base.start.date()
+        if unit in ("day", "night"):
+            return _day(anchor if after else anchor - _dt.timedelta(days=1))
+        if unit == "week":
+            return (TimeRef(_midnight(anchor), _midnight(anchor + _dt.timedelta(days=7)), "week") if after
+                    else TimeRef(_midnight(anchor - _dt.timedelta(days=7)), _midnight(anchor), "week"))
+        if unit == "weekend":
+            return _weekday(5, anchor - _dt.timedelta(days=1) if after else anchor, 1 if after else -1)
+        if unit in _WEEKDAYS:
+            return _weekday(_WEEKDAYS[unit], anchor - _dt.timedelta(days=1) if after else anchor, 1 if after else -1)
+        if unit == "month":
+            d = shift(anchor.replace(day=1), months=1 if after else -1)
+            return _month(d.year, d.month)
+        if unit == "year":
+            return _year(anchor.year + (1 if after else -1))
+        n_unit = re.fullmatch(rf"({_NUM_RE})\s+({_UNIT_RE})", unit)
+        n = word_number(n_unit.group(1)) if n_unit else None
+        if n is None:
+            return None
+        delta = _delta(n, n_unit.group(2))  # type: ignore[union-attr]
+        return _day(shift(anchor, **({k: v for k, v in delta.items()} if after
+                                     else {k: -v for k, v in delta.items()})))
 
     # relative days
     simple = {
@@ -352,6 +392,13 @@ def _resolve(t: str, ref_day: _dt.date, direction: int) -> TimeRef | None:
             return [c for c in cands if c.start > ref0][0]
         if unit in _SEASONS:
             return _season_rel(unit, ref_day, step)
+        if unit in _HOLIDAY_NAMES:  # "last Christmas": the latest before today; "next", "this": the coming one
+            days = [_day(d) for y in range(ref_day.year - 1, ref_day.year + 2)
+                    if (d := _holiday(_HOLIDAY_NAMES[unit], y)) is not None]
+            if step < 0:
+                past = [c for c in days if c.start < _midnight(ref_day)]
+                return past[-1] if past else None
+            return _place(days, ref_day, 1)
         return None
 
     # ISO and numeric dates
@@ -398,6 +445,11 @@ def _resolve(t: str, ref_day: _dt.date, direction: int) -> TimeRef | None:
     m = re.fullmatch(r"(?:the year\s+)?((?:19|20)\d{2})", t)
     if m:
         return _year(int(m.group(1)))
+    # holidays
+    h = _HOLIDAY_NAMES.get(t)
+    if h is not None:
+        cands = [d for y in (ref_day.year - 1, ref_day.year, ref_day.year + 1) if (d := _holiday(h, y)) is not None]
+        return _place([_day(d) for d in cands], ref_day, direction)
     # bare month
     if t in _MONTHS and t not in ("may", "mar", "sat", "sun", "jan", "jun", "jul", "aug", "oct", "nov", "dec", "sep", "sept", "apr", "feb"):
         mo = _MONTHS[t]
@@ -453,3 +505,122 @@ def _safe_day(y: int, mo: int, d: int) -> TimeRef | None:
         return _day(_dt.date(y, mo, d))
     except ValueError:
         return None
+
+
+# --- holidays -------------------------------------------------------------------
+
+#: Spellings of the holidays :func:`resolve` places (after ``_clean``: lower
+#: case, curly apostrophes straightened), each to its key in ``_holiday``.
+_HOLIDAY_NAMES = {
+    **dict.fromkeys(("new year's", "new years", "new year's day", "new years day", "new year"), "new_year"),
+    **dict.fromkeys(("new year's eve", "new years eve", "nye"), "new_year_eve"),
+    **dict.fromkeys(("valentine's day", "valentines day", "valentine's", "valentines"), "valentine"),
+    **dict.fromkeys(("halloween",), "halloween"),
+    **dict.fromkeys(("christmas", "christmas day", "xmas", "xmas day"), "christmas"),
+    **dict.fromkeys(("christmas eve", "xmas eve"), "christmas_eve"),
+    **dict.fromkeys(("boxing day",), "boxing_day"),
+    **dict.fromkeys(("the fourth of july", "fourth of july", "the 4th of july", "4th of july",
+                     "independence day"), "july_4"),
+    **dict.fromkeys(("thanksgiving", "thanksgiving day"), "thanksgiving"),
+    **dict.fromkeys(("easter", "easter sunday"), "easter"),
+}
+_FIXED_HOLIDAYS = {"new_year": (1, 1), "new_year_eve": (12, 31), "valentine": (2, 14), "halloween": (10, 31),
+                   "christmas": (12, 25), "christmas_eve": (12, 24), "boxing_day": (12, 26), "july_4": (7, 4)}
+
+
+def _holiday(key: str, year: int) -> _dt.date | None:
+    if not 1 <= year <= 9999:
+        return None
+    if key in _FIXED_HOLIDAYS:
+        return _dt.date(year, *_FIXED_HOLIDAYS[key])
+    if key == "thanksgiving":  # the fourth Thursday of November
+        first = _dt.date(year, 11, 1)
+        return first + _dt.timedelta(days=(3 - first.weekday()) % 7 + 21)
+    # Easter Sunday (Gregorian; the anonymous algorithm, Meeus/Jones/Butcher)
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    l_ = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * l_) // 451
+    month, day = divmod(h + l_ - 7 * m + 114, 31)
+    return _dt.date(year, month, day + 1)
+
+
+# --- time expressions in running text ----------------------------------------------
+
+_NUM_WORDS_RE = r"\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a couple of|a couple|couple of|a few|few|several"
+_BARE_MONTH_RE = "|".join(sorted((m for m in _MONTHS if len(m) > 3 or m == "may"), key=len, reverse=True))
+_HOLIDAY_RE = "|".join(sorted((re.escape(h).replace("'", "['’]?") for h in _HOLIDAY_NAMES if h != "nye"),
+                              key=len, reverse=True))
+_DAYNUM = r"\d{1,2}(?:st|nd|rd|th)?"
+#: Candidate phrases, longest alternatives first; each match is handed to :func:`resolve`.
+_FIND = re.compile(
+    r"\b(?:"
+    rf"(?:the )?day (?:before yesterday|after tomorrow)"
+    rf"|(?:yesterday|tomorrow)(?: (?:morning|afternoon|evening|night))?"
+    rf"|last night"
+    rf"|(?:{_NUM_WORDS_RE}) (?:days?|weeks?|months?|years?) (?:ago|from now)"
+    rf"|in (?:{_NUM_WORDS_RE}) (?:days?|weeks?|months?)"
+    rf"|(?:this past|this coming|last|past|previous|next|coming) "
+    rf"(?:week(?:end)?|month|year|{_WEEKDAY_RE}|{_BARE_MONTH_RE}|{_SEASON_RE})"
+    rf"|(?:(?:{_WEEKDAY_RE}),? )?(?:{_MONTH_RE})\.? (?:the )?{_DAYNUM}(?:,? (?:19|20)\d\d)?"
+    rf"|(?:the )?{_DAYNUM} (?:of )?(?:{_MONTH_RE})\.?(?:,? (?:19|20)\d\d)?"
+    rf"|(?:{_MONTH_RE})\.?,? (?:of )?(?:19|20)\d\d"
+    rf"|(?:{_SEASON_RE}) (?:of )?(?:19|20)\d\d"
+    rf"|(?:19|20)\d\d-\d\d-\d\d"
+    rf"|(?:in|since|during|back in|until|till|from|by|over|through|this) (?:the )?(?:early |mid-?|late )?(?:{_BARE_MONTH_RE}|{_SEASON_RE})(?!\.? ?\d)"
+    rf"|(?:in|since|during|back in|until|till|from|of) (?:19|20)\d\d"
+    rf"|(?:(?:on|at|since|for|over|until|till|by|before|after) )?(?:last |this past |this |next |this coming )?(?:{_HOLIDAY_RE})"
+    rf"(?!['’]?s?\s+(?:resolutions?|part(?:y|ies)|dinners?|cards?|gifts?|presents?|trees?|lights|markets?|"
+    rf"breaks?|shopping|sales?|specials?|plans?|movies?|songs?|costumes?|decorations?|cookies|menu)\b)"
+    rf"|on (?:{_WEEKDAY_RE})"
+    r")\b",
+    re.I,
+)
+_FUTURE = re.compile(r"\b(will|'ll|shall|going to|gonna|plan(?:s|ning)? to|planned for|scheduled|"
+                     r"upcoming|coming up|can'?t wait|looking forward|is on|are on|is set for)\b", re.I)
+_PAST = re.compile(r"\b(was|were|went|did|had|got|moved|left|started|began|finished|ended|since|ago|"
+                   r"back in|back on|used to|last)\b", re.I)
+#: A period named by its distance to a date, just before a found date.
+_RELATIVE_TO = re.compile(
+    rf"\b(?:the\s+|last\s+)?(?:day|night|week|weekend|month|year|{_WEEKDAY_RE}|(?:{_NUM_WORDS_RE})\s+(?:{_UNIT_RE}))"
+    rf"\s+(?:before|after|prior to|following)\s+(?:on\s+|the\s+)?$", re.I)
+_RELATIVE_TO_BARE = re.compile(
+    rf"\b(?:the\s+|last\s+)?(?:day|night|week|weekend|month|year|{_WEEKDAY_RE}|(?:{_NUM_WORDS_RE})\s+(?:{_UNIT_RE}))"
+    rf"\s+$", re.I)
+#: Leading words of a found phrase that :func:`resolve` does not strip ("for Christmas").
+_UNPLACED_LEAD = re.compile(r"^(?:for|over|before|after)\s+", re.I)
+_CLAUSE = re.compile(r"[.!?;\n]")
+
+
+def find(text: str, ref: _dt.datetime, direction: int | None = None) -> list[tuple[int, int, TimeRef]]:
+    """The time expressions of ``text`` that :func:`resolve` places against
+    ``ref``, each as ``(start, end, TimeRef)`` in order, at most one per
+    stretch of text. A phrase that places by tense ("in March", "on Friday",
+    "May 3") reads the rest of its sentence: a future marker ("will",
+    "going to", "can't wait") places it ahead, a past one ("was", "moved",
+    "since") behind, neither at the nearest. "Today", "tonight" and "this
+    morning" are not returned: they are the reference day itself.
+    ``direction`` (-1, 0, +1) places every phrase that way instead."""
+    if not text:
+        return []
+    out = []
+    for m in _FIND.finditer(text):
+        start = m.start()
+        # "the week before | two days after | the Monday before" a date: the whole phrase
+        rel = (_RELATIVE_TO_BARE if re.match(r"(?:before|after)\s", m.group(0), re.I)
+               else _RELATIVE_TO).search(text, max(0, start - 40), start)
+        phrase = text[rel.start():m.end()] if rel else m.group(0)
+        start = rel.start() if rel else start
+        lo = max((c.end() for c in _CLAUSE.finditer(text, 0, start)), default=0)
+        stop = _CLAUSE.search(text, m.end())
+        sentence = text[lo:stop.start() if stop else len(text)]
+        way = direction if direction is not None else (
+            1 if _FUTURE.search(sentence) else -1 if _PAST.search(sentence) else 0)
+        ref_ = resolve(phrase if rel else _UNPLACED_LEAD.sub("", phrase), ref, way)
+        if ref_ is not None:
+            out.append((start, m.end(), ref_))
+    # a phrase inside a longer one ("last weekend" of "last weekend before April 10") is part of it
+    return [x for x in out if not any(y is not x and y[0] <= x[0] and y[1] >= x[1] for y in out)]

@@ -102,7 +102,7 @@ def test_context_shows_superseded_beliefs_only_for_the_past(sam):
     assert not any(i.superseded for i in now_ctx.items)
     past_ctx = sam.context("Where did Sam live before Lisbon?", budget_tokens=300)
     berlin = [i for i in past_ctx.items if i.superseded and i.fact.value == "Berlin"]
-    assert berlin and "[superseded]" in berlin[0].text and "→2024-03-02" in berlin[0].text
+    assert berlin and "[past]" in berlin[0].text and "→2024-03-02" in berlin[0].text
 
 
 @pytest.mark.parametrize("question, why", [
