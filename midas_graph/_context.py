@@ -857,7 +857,10 @@ def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:
     "you" ("your"), others by name ("Lucia's"), several joined by "and"."""
     spoken = []
     for n in dict.fromkeys(names):
-        if speaker is not None and n.casefold() == speaker.casefold():
+        role = _people.split_role(n)
+        if role is not None and speaker is not None and role[0].casefold() == speaker.casefold():
+            spoken.append(f"your {role[1]}'s" if possessive else f"your {role[1]}")  # "Mateo's brother"
+        elif speaker is not None and n.casefold() == speaker.casefold():
             spoken.append("your" if possessive else "you")
         else:
             name = n[:1].upper() + n[1:] if n.islower() else n
@@ -889,6 +892,9 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
         what = " ".join(as_written(t) for t in info.terms) or "this"
         return f"Nothing in memory is about {what}."
     owner = _people_phrase(info.names, speaker, possessive=True)
+    if info.occupation:  # "what does my brother do?"
+        who = _people_phrase(info.names, speaker)
+        return f"Nothing is known about what {who} {'do' if who == 'you' or ' and ' in who else 'does'}."
     if nouns:
         return f"Nothing is known about {owner} {' and '.join(dict.fromkeys(nouns))}."
     verbs = [t for t in info.terms if t not in info.nouns]

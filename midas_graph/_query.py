@@ -110,6 +110,8 @@ class QueryInfo:
     #: per date, the word that bounds it ("before May 2020": "before"; "after",
     #: "since", "until"), or None
     date_bounds: tuple[str | None, ...] = ()
+    #: "what does X do?": asks X's occupation (its terms are then job, work)
+    occupation: bool = False
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -206,7 +208,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
                     given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
-    if not terms and _asks_occupation(doc):
+    occupation = not terms and _asks_occupation(doc)
+    if occupation:
         terms.extend(_DO_ASKS_JOB)
         nouns.extend(_DO_ASKS_JOB)
     pairs = [f"{tok.text} {nxt.text}".lower() for tok, nxt in zip(doc, doc[1:])
@@ -221,7 +224,7 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     anchors = _anchors(doc, names, [(a, b) for a, b, _ in found])
     past = past or order is not None  # an event's time is past once placed (_asked)
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
-                     tuple(dict.fromkeys(pairs)), tuple(dates), roles, anchors, order, tuple(bounds))
+                     tuple(dict.fromkeys(pairs)), tuple(dates), roles, anchors, order, tuple(bounds), occupation)
 
 
 _WHO_IS = re.compile(r"^\W*who(?:['’]s| is| was)\s+([a-z][\w-]*(?: (?!again\b)[a-z][\w-]*)?)(?:\s+again)?\s*\?*\s*$",
@@ -287,7 +290,7 @@ def nothing_known(roles, asked: dict, speaker: str | None) -> str:
             said.append(f"your {owner[len(speaker) + 3:]}'s {word}")
         else:
             said.append(r)
-    return "Nothing is known about " + " or ".join(said)
+    return "Nothing is known about " + " or ".join(said) + "."
 
 
 def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], set[int], set[int]]:

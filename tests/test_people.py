@@ -161,7 +161,7 @@ def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):
 def test_an_unknown_person_by_role_abstains_and_says_so(mem):
     mem.add_episode("I work at a bakery and I love hiking.", speaker="user")
     ctx = mem.context("What does my sister do?")
-    assert ctx.abstain and ctx.reason == "Nothing is known about your sister"
+    assert ctx.abstain and ctx.reason == "Nothing is known about your sister."
     mem.add_episode("My granddaughter Odile loves horses.", speaker="user")
     ctx = mem.context("What does my grandson like?")
     assert ctx.abstain and "horses" not in ctx.text

@@ -901,3 +901,21 @@ def test_who_is_a_known_person_is_answered_by_any_statement_about_them():
         ctx = mem.context("Who is Dave?", speaker="Ana")
         assert not ctx.abstain and "Dave took me to lunch" in ctx.text, ctx.reason
         assert mem.context("Who is Zed?", speaker="Ana").abstain
+
+
+def test_an_abstention_speaks_of_people_as_the_asker_would():
+    """The asker's own roles are "your brother", never the stored role name
+    ("Teo's brother"); "what does X do?" is said back as such, not as the
+    words it is matched by (job, work)."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        for t in ["Hi, I'm Teo.", "My brother Nico flies in on Friday.", "I work at Dell as a support engineer."]:
+            mem.add_episode(t, speaker="Teo")
+        reasons = {q: mem.context(q, speaker="Teo").reason for q in (
+            "what does my brother do?", "What does Nico do?", "what does my sister do?",
+            "What's my brother's favorite color?")}
+        assert reasons == {
+            "what does my brother do?": "Nothing is known about what your brother does.",
+            "What does Nico do?": "Nothing is known about what Nico does.",
+            "what does my sister do?": "Nothing is known about your sister.",
+            "What's my brother's favorite color?": "Nothing is known about your brother's favorite color."}
+        assert not mem.context("what do I do?", speaker="Teo").abstain
