@@ -19,8 +19,10 @@ from __future__ import annotations
 import re
 import threading
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-import numpy as np
+if TYPE_CHECKING:  # numpy is imported where vectors are used: `midas-graph as-of` reads links without it
+    import numpy as np
 
 SIMILARITY_THRESHOLD = 0.90
 _DIGITS = re.compile(r"\d+")
@@ -65,6 +67,8 @@ class EntityIndex:
     def _group(self, group_id: str) -> _Group:
         g = self._groups.get(group_id)
         if g is None:
+            import numpy as np
+
             g = _Group()
             for eid, name, vec in self._store.entity_vectors(group_id):
                 g.add(eid, name, None if vec is None else np.frombuffer(vec, dtype=np.float32))
@@ -79,6 +83,8 @@ class EntityIndex:
 
     def similar(self, group_id: str, name: str, vector: np.ndarray) -> tuple[str, float] | None:
         """The most similar compatible entity at or above the threshold."""
+        import numpy as np
+
         with self._lock:
             g = self._group(group_id)
             if not g.ids:
