@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
@@ -825,6 +826,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return _abstain(query, info, budget_tokens, header, reason, [])
 
     scored.sort(key=lambda x: -x[0])
+    if FOLLOW_UPS and not info.about_past and not timed:
+        scored = _with_follow_ups(mem, idx, scored, group_id)
     tells = TELLS_OF and (timed or bool(info.dates) or bool(_WHEN_Q.search(query)))
     floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
     scored = [x for x in scored if x[0] >= floor]
@@ -850,6 +853,97 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         src = grounding.source_name or (grounding.source or grounding.id)[:8]
         why = f"grounded by {src}: {grounding.text[:80]}"
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
+
+
+#: A turn that goes on from a chosen one ("launch pushed to 26 March" ...
+#: "and it's moved AGAIN, now 9 April"): the same speaker's next turn, within
+#: FOLLOW_ROWS turns, that opens by referring back ("and it", "it's", "now
+#: it", "that's", "update:") comes with it, just above it: it is the newer
+#: word on the same thing, though it names nothing the question asks.
+FOLLOW_UPS = True
+FOLLOW_ROWS = 3
+_FOLLOWS = re.compile(r"^\W*(?:(?:and|but|so|oh|ok|okay|update:?|also|actually|well)[\s,]+)*"
+                      r"(?:it(?:['’]s| is| was| has| got| will)?|that(?:['’]s| is| was)|they(?:['’]re| are| have| moved)"
+                      r"|now|update|scratch that|change of plans?)\b", re.I)
+
+
+#: A later turn of the same speaker that changes what a chosen turn said
+#: ("the savings campaign launches 12 March" ... "launch pushed to 26
+#: March"): it shares one of the chosen turn's rarer words (UPDATE_SHARE,
+#: stemmed) and says a change (_UPDATE), within UPDATE_ROWS turns. It comes
+#: with it, just above it, and so do its own updates and follow-ups. Rarer:
+#: in at most UPDATE_SHARE of the group's texts (turns and beliefs), or 5, whichever is more.
+UPDATE_ROWS = 200
+UPDATE_SHARE = 0.05
+_UPDATE = re.compile(r"\b(?:pushed|postponed|moved|delayed|rescheduled|brought forward|cancell?ed|changed|switched"
+                     r"|instead|again|anymore|no longer|not\s+\w+\s+(?:any ?more|after all)|actually|correction|update[ds]?)\b",
+                     re.I)
+
+
+_SAID_BY = re.compile(r"^[^:\n]{1,60}:\s*")  # the "Speaker: " an indexed turn's text begins with
+
+
+def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
+    """``scored`` with the follow-ups (FOLLOW_UPS) and updates (_UPDATE) of
+    its best episodes, each placed just above the turn it goes on from
+    (added, or lifted if it scored lower)."""
+    lift: dict[str, tuple[float, str]] = {}
+    idf = idx.idf()
+    n = len(idx.tokens)
+    most = max(5.0, UPDATE_SHARE * n)  # BM25's IDF of a term in that many texts is the floor
+    rare_idf = math.log(1 + (n - most + 0.5) / (most + 0.5))
+
+    def later(r: int, s: float, eid: str, depth: int = 0) -> None:
+        who = idx.speakers.get(eid)
+        # the speaker's next turn, if it refers back
+        for j in range(r + 1, min(r + 1 + FOLLOW_ROWS, len(idx.keys))):
+            kind, nid = idx.keys[j]
+            if kind != "episode" or idx.speakers.get(nid) != who:
+                continue
+            text = _SAID_BY.sub("", idx.texts[j], count=1)
+            if nid not in lift and len(text) < 300 and _FOLLOWS.match(text):
+                lift[nid] = (s * 1.001, eid)
+                if depth < 3:
+                    later(j, s * 1.001, nid, depth + 1)
+            break
+        # a later turn of the speaker's that changes it
+        rare = {t for t in idx.tokens[r] if idf.get(t, 0.0) >= rare_idf}
+        if not rare:
+            return
+        for j in range(r + 1, min(r + 1 + UPDATE_ROWS, len(idx.keys))):
+            kind, nid = idx.keys[j]
+            if kind != "episode" or idx.speakers.get(nid) != who or nid in lift:
+                continue
+            if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _UPDATE.search(idx.texts[j]):
+                lift[nid] = (s * 1.002, eid)
+                if depth < 3:
+                    later(j, s * 1.002, nid, depth + 1)
+                break
+
+    for s, h, sup in scored[:5]:
+        if h.kind != "episode" or sup or h.id in lift:
+            continue
+        r = idx.row.get(("episode", h.id))
+        if r is not None:
+            later(r, s, h.id)
+    if not lift:
+        return scored
+    out = []
+    for s, h, sup in scored:
+        if h.kind == "episode" and h.id in lift and not h.why.get("passage"):
+            up, after = lift.pop(h.id)
+            if up > s:
+                h = dataclasses.replace(h, why={**h.why, "follows": after})
+                s = up
+        out.append((s, h, sup))
+    eps = {e.id: e for e in mem._store.episodes_by_id(list(lift), group_id)} if lift else {}
+    for eid, (s, after) in lift.items():
+        e = eps.get(eid)
+        if e is not None:
+            out.append((s, Hit("episode", e.id, e.content, s, None, e, e.id, e.name, e.reference_time,
+                               {"follows": after}), False))
+    out.sort(key=lambda x: -x[0])
+    return out
 
 
 def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:

@@ -919,3 +919,31 @@ def test_an_abstention_speaks_of_people_as_the_asker_would():
             "what does my sister do?": "Nothing is known about your sister.",
             "What's my brother's favorite color?": "Nothing is known about your brother's favorite color."}
         assert not mem.context("what do I do?", speaker="Teo").abstain
+
+
+def test_a_later_turn_that_changes_a_chosen_one_comes_with_it(monkeypatch):
+    """A plan said once, then moved in a turn that names only part of it, then
+    moved again in a turn that names nothing ("and it's slipped again"): the
+    newer turns come into the context above the first, though they share
+    little with the question."""
+    import midas_graph._context as context_mod
+
+    chat = [("Rui", "The team offsite in Porto is booked for 3 June, finally."),
+            ("Bot", "Great, noted!"),
+            ("Rui", "My cat knocked a plant over this morning."),
+            ("Bot", "Oh no!"),
+            ("Rui", "offsite postponed to 17 June, the venue double-booked us"),
+            ("Bot", "Noted."),
+            ("Rui", "and it's moved again, now 1 July. unbelievable")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("When is the team offsite in Porto?", speaker="Rui")
+        said = [i.episode.content for i in ctx.items if i.episode is not None]
+        assert not ctx.abstain
+        assert any("1 July" in t for t in said) and any("17 June" in t for t in said), said
+        # the plant turn is no update of the offsite
+        assert not any("plant" in t for t in said)
+        monkeypatch.setattr(context_mod, "FOLLOW_UPS", False)
+        said = [i.episode.content for i in mem.context("When is the team offsite in Porto?", speaker="Rui").items
+                if i.episode is not None]
+        assert not any("1 July" in t for t in said), said
