@@ -1,0 +1,88 @@
+"""Habits and skills: "I eat/drink/play/drive X", "I speak X", "I'm learning X", "I study X at Y".
+"""
+
+from __future__ import annotations
+
+from .lexicon import _BAD_OBJECTS
+from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _value_of
+
+
+def habit(w, v, st, pol, tense, tv, *, attribute: str) -> None:
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    if tense not in ("present", "perfect"):
+        return
+    if tense == "present" and v.tag_ not in ("VBP", "VBZ", "VB") and pol != "cease":
+        return
+    o = _child(v, "dobj")
+    if o is None or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS:
+        return
+    if _child(o, "det") is not None and _child(o, "det").lower_ in ("the", "this", "that", "a", "an") and not _is_name(o, ctx):
+        if attribute not in ("plays", "drives"):
+            return
+    for oc in _conjuncts(o):
+        val, ent = _value_of(oc, ctx)
+        w.emit(subj, attribute, val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(oc.subtree), is_entity=ent, rule=f"habit_{attribute}",
+                   conf=0.9)
+
+
+def h_eat(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="eats")
+
+
+def h_drink(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="drinks")
+
+
+def h_play(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="plays")
+
+
+def h_drive(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="drives")
+
+
+def h_learn(w, v, st, pol, tense, tv) -> None:
+    if tense not in ("progressive",):
+        return
+    subj = w.subject(st)
+    o = _child(v, "dobj")
+    if subj is None or o is None or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS:
+        return
+    if _child(o, "det") is not None:
+        return
+    val, ent = _value_of(o, w.ctx)
+    w.emit(subj, "learning", val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), is_entity=ent, rule="learning", conf=0.9)
+
+
+def h_study(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    if subj is None or not subj.person or tense in ("future", "past"):
+        return
+    o = _child(v, "dobj")
+    if o is not None and o.pos_ != "PRON" and o.lower_ not in _BAD_OBJECTS and _child(o, "det") is None:
+        val, ent = _value_of(o, w.ctx)
+        w.emit(subj, "studies", val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), is_entity=ent, rule="study", conf=0.9)
+    for p in _children(v, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ == "at" and po is not None and _is_name(po, w.ctx):
+            w.emit(subj, "school", _name_text(po), v=v, pol=pol, tense="present", tv=tv, value_toks=list(po.subtree), is_entity=True, rule="study_at")
+
+
+def h_speak(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    if tense not in ("present", "perfect") and not (tense == "past" and pol == "cease"):
+        if tense == "past":
+            pol = "cease"
+        else:
+            return
+    o = _child(v, "dobj")
+    if o is None:
+        return
+    for oc in _conjuncts(o):
+        if oc.ent_type_ in ("LANGUAGE", "NORP") or oc.text[:1].isupper():
+            w.emit(subj, "speaks", oc.text, v=v, pol=pol, tense="present", tv=tv, value_toks=[oc], rule="speak")
