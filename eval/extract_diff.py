@@ -35,8 +35,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 
-def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | None]]:
-    """(key, text, speaker, reference_time, listener) of every turn."""
+def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | None, str | None]]:
+    """(key, text, speaker, reference_time, listener, prompt) of every turn: the listener and the
+    prompt (the other speaker's previous turn) as ``Memory.add_episode`` gives them."""
     from midas_graph._time import parse_time
 
     out = []
@@ -46,10 +47,10 @@ def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | No
         for conv in locomo.load():
             last = None
             for ep in conv.episodes:
-                listener = last if last is not None and last.casefold() != ep["speaker"].casefold() else None
+                other = last is not None and last[0].casefold() != ep["speaker"].casefold()
                 out.append((f"locomo/{conv.sample_id}/{ep['name']}", ep["content"], ep["speaker"],
-                            ep["reference_time"], listener))
-                last = ep["speaker"]
+                            ep["reference_time"], last[0] if other else None, last[1] if other else None))
+                last = (ep["speaker"], ep["content"])
     if "revision" in corpora:
         for line in (HERE / "data" / "revision_cases.jsonl").read_text("utf-8").splitlines():
             if not line.strip():
@@ -62,7 +63,7 @@ def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | No
             for k, t in enumerate(case["turns"]):
                 others = [s for s in speakers if s != t["speaker"]]
                 out.append((f"revision/{case['id']}/{k}", t["content"], t["speaker"],
-                            parse_time(t["reference_time"], "reference_time"), others[0] if others else None))
+                            parse_time(t["reference_time"], "reference_time"), others[0] if others else None, None))
     if "sample" in corpora:
         from importlib import resources
 
@@ -70,10 +71,11 @@ def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | No
         text = resources.files("midas_graph.sample").joinpath("conversation.jsonl").read_text("utf-8")
         for k, line in enumerate(x for x in text.splitlines() if x.strip()):
             m = json.loads(line)
-            listener = last if last is not None and last.casefold() != m["speaker"].casefold() else None
+            other = last is not None and last[0].casefold() != m["speaker"].casefold()
             out.append((f"sample/conversation/{k}", m["content"], m["speaker"],
-                        parse_time(m["reference_time"], "reference_time"), listener))
-            last = m["speaker"]
+                        parse_time(m["reference_time"], "reference_time"), last[0] if other else None,
+                        last[1] if other else None))
+            last = (m["speaker"], m["content"])
     if "assistant" in corpora:
         for line in (HERE / "data" / "assistant_sessions.jsonl").read_text("utf-8").splitlines():
             if not line.strip():
@@ -83,10 +85,10 @@ def _turns(corpora: set[str]) -> list[tuple[str, str, str, dt.datetime, str | No
                 continue  # the held-out half is not read
             last = None
             for m in persona["messages"]:
-                listener = last if last is not None and last.casefold() != m["speaker"].casefold() else None
+                other = last is not None and last[0].casefold() != m["speaker"].casefold()
                 out.append((f"assistant/{persona['id']}/{m['id']}", m["text"], m["speaker"],
-                            parse_time(m["time"], "time"), listener))
-                last = m["speaker"]
+                            parse_time(m["time"], "time"), last[0] if other else None, last[1] if other else None))
+                last = (m["speaker"], m["text"])
     return out
 
 
@@ -102,7 +104,7 @@ def run(corpora: set[str]) -> list[dict]:
     from midas_graph._extract import extract_many
 
     turns = _turns(corpora)
-    exs = extract_many([(text, speaker, ref, listener) for _, text, speaker, ref, listener in turns])
+    exs = extract_many([(text, speaker, ref, listener, prompt) for _, text, speaker, ref, listener, prompt in turns])
     return [
         {"key": key, "text": text,
          "claims": [_claim_row(c) for c in ex.claims],

@@ -95,10 +95,11 @@ from __future__ import annotations
 import datetime as _dt
 from typing import Sequence
 
+from .answers import confirms
 from .claims import Claim, Extraction, Mention
 from .walker import Walker
 
-__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many"]
+__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms"]
 
 UTC = _dt.timezone.utc
 
@@ -123,24 +124,30 @@ def _nlp():
     return load_spacy()
 
 
-def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: str | None = None, doc=None) -> Extraction:
-    """Claims and mentions of one message. ``doc``: an already parsed spaCy Doc of ``text``."""
+def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: str | None = None, doc=None,
+            prompt: str | None = None) -> Extraction:
+    """Claims and mentions of one message. ``doc``: an already parsed spaCy Doc of ``text``.
+    ``prompt``: the other speaker's previous turn, whose last question a fragment answer fills
+    ("Where did you end up?" / "Minneapolis!!")."""
     ref = _ref_utc(reference_time)
     if doc is None:
         if not text or not text.strip():
             return Extraction([], [])
         doc = _nlp()(text)
-    return Walker(doc, speaker or "user", listener, ref).run()
+    return Walker(doc, speaker or "user", listener, ref, prompt).run()
 
 
-def extract_many(items: Sequence[tuple[str, str, _dt.datetime, str | None]], *, batch_size: int = 64) -> list[Extraction]:
-    """:func:`extract` over ``(text, speaker, reference_time, listener)`` tuples, parsing with ``nlp.pipe``."""
+def extract_many(items: Sequence[tuple], *, batch_size: int = 64) -> list[Extraction]:
+    """:func:`extract` over ``(text, speaker, reference_time, listener)`` or
+    ``(text, speaker, reference_time, listener, prompt)`` tuples, parsing with ``nlp.pipe``."""
     items = list(items)
     if not items:
         return []
     nlp = _nlp()
     docs = nlp.pipe((it[0] or "" for it in items), batch_size=batch_size)
     out = []
-    for (text, speaker, ref, listener), doc in zip(items, docs):
-        out.append(extract(text, speaker=speaker, reference_time=ref, listener=listener, doc=doc))
+    for item, doc in zip(items, docs):
+        text, speaker, ref, listener = item[:4]
+        prompt = item[4] if len(item) > 4 else None
+        out.append(extract(text, speaker=speaker, reference_time=ref, listener=listener, doc=doc, prompt=prompt))
     return out

@@ -8,7 +8,8 @@ every current employer), a habit ``habit``, a group ``member_of``; all as
 from __future__ import annotations
 
 from .lexicon import _BAD_OBJECTS, _LEAVE_JOB, _QUIT_GROUPS, _QUIT_HABITS, _QUIT_JOB
-from .subjects import poss_owner
+from .habits import activity_text, is_activity
+from .subjects import poss_owner, subject_token
 from .tokens import _child, _children, _ent_of, _is_name, _name_text, _np_text
 
 
@@ -90,3 +91,27 @@ def h_give(w, v, st, pol, tense, tv) -> None:
     if tense not in ("past", "perfect") or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS or _child(o, "poss") is not None:
         return
     w.emit(subj, "habit", _np_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree), rule="gave_up")
+
+
+def took_up(w, v, xc, pol: str) -> None:
+    """ "I've stopped running" (cease), "I started swimming at the lido"
+    (assert): an activity with no pattern of its own becomes a ``habit``."""
+    if xc.tag_ != "VBG" or _child(xc, "dobj") is not None or not is_activity(xc):
+        return
+    subj = w.subject(subject_token(v))
+    if subj is None or not subj.person:
+        return
+    w.emit(subj, "habit", xc.lower_, v=v, pol=pol, tense="present", tv=v, value_toks=[xc],
+           rule="started_activity" if pol == "assert" else "stopped_activity", past_means_cease=False, conf=0.9)
+
+
+def h_stop(w, v, st, pol, tense, tv) -> None:
+    """ "I stopped the intermittent fasting", "I've stopped yoga": the habit ends."""
+    subj = w.subject(st)
+    o = _child(v, "dobj")
+    if subj is None or not subj.person or o is None or pol != "assert" or tense in ("future", "progressive"):
+        return
+    if not is_activity(o) or any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in o.children):
+        return
+    w.emit(subj, "habit", activity_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
+           rule="stopped_activity", past_means_cease=False, conf=0.9)

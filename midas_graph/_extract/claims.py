@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,7 +17,10 @@ class Claim:
     ``attribute`` is ``""`` only for a bare correction whose attribute the
     sentence does not name ("sorry, I meant Lisbon, not Porto"): the
     belief to correct is the subject's current fact whose value is
-    ``replaces`` (or, without ``replaces``, its most recent one). For a
+    ``replaces`` (or, without ``replaces``, the speaker's most recent one
+    of the same kind of value; see ``_revise.correction_target``). A
+    ``replaces`` of the form ``"---DD"`` names a day of the month ("the
+    17th"): the corrected belief is a date on that day. For a
     ``cease`` claim, ``value`` may be ``""`` ("I quit my job"): every
     current value of the attribute ends, and ``valid_from`` is when.
 
@@ -45,6 +48,9 @@ class Claim:
     unit: str | None = None
     number: float | None = None
     rule: str = ""
+    #: a change of state ("I went vegan", "switched to decaf"): the value
+    #: replaces every current value of the attribute, even a "many" one
+    change: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,5 +63,10 @@ class Mention:
 
 @dataclass(frozen=True, slots=True)
 class Extraction:
+    """The claims and mentions of one message, and its sentences that gave no
+    claim (``unparsed``: questions, filler, and what no pattern reads), in
+    order."""
+
     claims: list[Claim]
     mentions: list[Mention]
+    unparsed: list[str] = field(default_factory=list)

@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from .lexicon import _BAD_OBJECTS
-from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _value_of
+from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS
+from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _np_text, _value_of
 
 
 def habit(w, v, st, pol, tense, tv, *, attribute: str) -> None:
@@ -86,3 +86,43 @@ def h_speak(w, v, st, pol, tense, tv) -> None:
     for oc in _conjuncts(o):
         if oc.ent_type_ in ("LANGUAGE", "NORP") or oc.text[:1].isupper():
             w.emit(subj, "speaks", oc.text, v=v, pol=pol, tense="present", tv=tv, value_toks=[oc], rule="speak")
+
+
+def is_activity(t) -> bool:
+    """An activity one takes up or stops: a word of ``habits.activities``
+    ("running", "yoga"), or a phrase headed by one ("intermittent fasting",
+    "water aerobics")."""
+    lem = t.lemma_.lower()
+    if any(c.dep_ == "det" and c.lower_ in ("a", "an", "this", "that", "your") for c in t.children):
+        return False  # "a painting", "that meeting"
+    return t.pos_ in ("NOUN", "VERB") and (lem in _ACTIVITIES or t.lower_ in _ACTIVITIES)
+
+
+def activity_text(t) -> str:
+    return _np_text(t)
+
+
+def h_go(w, v, st, pol, tense, tv) -> None:
+    """ "I went vegan last month", "I've gone fully vegetarian since New Year's": the diet changes
+    (and holds now). Any other "go" is read as a measure or a date ("rent went up to $2,000")."""
+    if not diet_change(w, v, st, pol, tense, tv):
+        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+
+
+def diet_change(w, v, st, pol, tense, tv) -> bool:
+    """A verb of change whose complement is a diet ("went vegan", "turned vegetarian"): True when read."""
+    comp = next((c for c in v.children if c.dep_ in ("acomp", "dobj", "oprd", "attr", "xcomp")
+                 and (c.lower_ in _DIETS or c.lemma_.lower() in _DIETS)), None)
+    if comp is None:
+        for p in _children(v, "prep"):  # "switched to vegan"
+            po = _child(p, "pobj")
+            if p.lower_ == "to" and po is not None and (po.lower_ in _DIETS or po.lemma_.lower() in _DIETS):
+                comp = po
+    if comp is None:
+        return False
+    subj = w.subject(st)
+    if subj is None or not subj.person or pol == "negate" or tense == "future":
+        return True
+    w.emit(subj, "diet", comp.lower_, v=v, pol=pol if pol == "cease" else "assert", tense="present", tv=tv,
+           value_toks=[comp], rule="diet_change", past_means_cease=False, change=True)
+    return True

@@ -6,6 +6,7 @@ from __future__ import annotations
 from .._timeexpr import word_number
 from .metrics import metric_change
 from .numbers import _fmt_num
+from .habits import diet_change
 from .tokens import _child, _children, _is_name, _name_text
 
 
@@ -49,7 +50,9 @@ def h_grow(w, v, st, pol, tense, tv) -> None:
 
 
 def h_turn(w, v, st, pol, tense, tv) -> None:
-    # "I turned 40 last week"
+    # "I turned 40 last week"; "I turned vegetarian"
+    if diet_change(w, v, st, pol, tense, tv):
+        return
     subj = w.subject(st)
     if subj is None or not subj.person:
         return

@@ -9,8 +9,8 @@ from .lexicon import (_ACQUIRED, _BUSINESSES, _CREDENTIALS, _GET_JOB, _MARITAL, 
                       _RELATIONS)
 from .numbers import _fmt_num
 from .subjects import poss_owner
-from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _np_text
-from .work import job_noun, job_title
+from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _np_text, _text
+from .work import is_job, job_noun, job_title
 
 
 def named_in(w, o):
@@ -162,6 +162,17 @@ def h_get(w, v, st, pol, tense, tv) -> None:
         return
     lem = o.lemma_.lower()
     t_eff = "present" if tense in ("past", "perfect") else tense
+    if lem not in _GET_JOB and is_job(w, o):
+        # "Sarah got the head of marketing job at Acme" (parsed: head -> of -> job)
+        for p in _children(o, "prep"):
+            inner = _child(p, "pobj")
+            if p.lower_ == "of" and inner is not None and inner.lemma_.lower() in _GET_JOB:
+                toks = [o, p] + [x for c in inner.children if c.i < inner.i and c.dep_ in ("compound", "amod")
+                                 for x in c.subtree]
+                w.emit(subj, "job_title", _text(sorted(toks, key=lambda x: x.i)).lower(), v=v, pol=pol, tense=t_eff,
+                       tv=tv, value_toks=toks, rule="get_job", past_means_cease=False)
+                job_noun(w, subj, inner, v, pol, t_eff, tv, rule="get_job")
+                return
     if lem in _GET_JOB:
         if lem == "promotion":
             for p in _children(o, "prep") + _children(v, "prep"):

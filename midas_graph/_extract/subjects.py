@@ -94,12 +94,14 @@ class _Implicit:
 
 
 def _dropped_subject(v) -> bool:
-    """A past-tense fragment that starts the sentence: "Moved to Lisbon!", "Just started at Google!"."""
+    """A past-tense fragment that starts the sentence: "Moved to Lisbon!", "Just started at Google!",
+    "Got promoted!"."""
     if v.dep_ != "ROOT" or not (v.tag_ in ("VBD", "VBN") or v.lower_ in ("got", "quit")) or v.lemma_ == "be":
         return False
-    if any(c.dep_ in ("auxpass", "aux", "expl", "csubj") for c in v.children):
+    if any(c.dep_ in ("aux", "expl", "csubj") or c.dep_ == "auxpass" and c.lower_ not in ("got", "get") for c in v.children):
         return False
-    return all(t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE") for t in v.doc[v.sent.start:v.i])
+    return all(t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE") or t.dep_ == "auxpass" and t.lower_ in ("got", "get")
+               for t in v.doc[v.sent.start:v.i])
 
 
 def subject_token(v):

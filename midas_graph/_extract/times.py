@@ -142,19 +142,21 @@ def own_qualifiers(w, v, value_toks: set) -> list[tuple[Any, str, dict | None, s
     return out
 
 
-def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: str | None = None
-                ) -> tuple[_dt.datetime | None, _dt.datetime | None, str]:
+def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: str | None = None,
+               direction: int | None = None) -> tuple[_dt.datetime | None, _dt.datetime | None, str]:
     """(valid_from, valid_to, polarity) for predicate v.
 
     ``eff_tense``: the tense of the claim (a completed move is a present
-    state); the verb's own tense still places bare dates.
+    state); the verb's own tense still places bare dates, unless
+    ``direction`` does (+1: a scheduled start, "I start on July 8").
     """
     tense = _verb_tense(v)
     bounded = state and (eff_tense or tense) == "past"
     quals = w.qualifiers(v, value_toks)
     if not quals:
         return None, None, polarity
-    direction = -1 if tense in ("past", "perfect") else (1 if tense == "future" else -1 if state else 0)
+    if direction is None:
+        direction = -1 if tense in ("past", "perfect") else (1 if tense == "future" else -1 if state else 0)
     vf = vt = None
     start_ref = end_ref = None
     point = None

@@ -30,11 +30,14 @@ from typing import Any, Callable, Iterable
 from .claims import Claim, Extraction, Mention
 from .clauses import _clean_path, _hypothetical, _is_question, _polarity, _verb_tense
 from .copular import copular
-from .corrections import _CORR_STRONG, bare_correction, contrast, contrast_spans, replaces_text
+from .answers import answer
+from .corrections import (_CORR_STRONG, _SELF_REPAIR as SELF_REPAIR, bare_correction, contrast, contrast_spans,
+                          replaces_text, said_meant, self_repair)
 from .events import event_change, named_event
 from .lexicon import (LEX, _ANNOUNCE_VERBS, _ASPECT_VERBS, _BAD_OBJECTS, _EVENT_VERBS, _FACT_MARKS, _FIRST,
                       _GLAD_ADJECTIVES, _HYPO_MARKS, _MARITAL, _MENTION_SKIP, _NAMED_EVENT_VERBS, _REPORT_HEADS,
                       _REPORT_XCOMP, _SAY_VERBS, _SECOND)
+from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
 from .times import apply_time, collect_times, is_time_tok, qualifiers, resolve_time_tok, time_of
@@ -47,7 +50,7 @@ class _Ctx(Parties):
     the sentence being read."""
 
     __slots__ = ("ref", "claims", "mentions", "times", "sent_text",
-                 "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt")
+                 "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state")
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime):
         super().__init__(speaker, listener)
@@ -63,44 +66,68 @@ class _Ctx(Parties):
         self.contrast_negs: set[int] = set()  # "not" tokens that mark a contrast, not a negated clause
         self.negated: set[int] = set()  # tokens of the constituent a contrast rejects
         self.alt: dict[int, Any] = {}  # rejected constituent -> its replacement ("not on Monday but on Tuesday")
+        self.state: dict[str, Any] = {}  # what a family keeps from one sentence to the next ("Got promoted!")
 
 
 class Walker:
     """Walks one parsed message, clause by clause, and collects its claims and mentions."""
 
-    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime):
+    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime, prompt: str | None = None):
         self.doc = doc
         self.ctx = _Ctx(doc, speaker, listener, ref)
+        self.prompt = prompt  # the other speaker's previous turn (see answers.py)
 
     def run(self) -> Extraction:
         ctx = self.ctx
         collect_times(self)
         self.collect_mentions()
         carry_correction = False
+        said = said_meant(self)  # "I said X but I meant Y", anywhere in the message
+        unparsed: list[str] = []
+        first_answer = True
         for sent in self.doc.sents:
+            n_before = len(ctx.claims)
             if _is_question(sent):
                 carry_correction = False
+                unparsed.append(sent.text.strip())
+                first_answer = False
                 continue
             ctx.sent_text = sent.text.strip()
             low = sent.text.lower()
             strong = bool(_CORR_STRONG.search(low))
+            # a self-repair opening a message ("Scratch that, it's Leeds.") corrects what was said before
+            found = SELF_REPAIR.search(sent.text)
+            repair = found is not None
+            if repair and not ctx.claims and len(re.findall(r"[a-z]+", sent.text[:found.start()].lower())) <= 1:
+                strong, repair = True, False
             contrast_spans(self, sent)
             rejected = contrast(self, sent)
+            meant = next(((x, y) for yi, (x, y) in said.items() if sent.start <= yi < sent.end), None)
+            if meant is not None and rejected is None:
+                rejected = meant[0]
             ctx.correction = strong or carry_correction or (rejected is not None)
             ctx.replaces_tok = rejected
             ctx.used_corr = False
-            n_before = len(ctx.claims)
+            for pattern in SENTENCE_PATTERNS:
+                pattern(self, sent)
             for v in self.predicates(sent):
                 try:
                     self.predicate(v)
                 except (IndexError, KeyError, ValueError):  # defensive: odd parses
                     continue
+            if first_answer and self.prompt and len(ctx.claims) == n_before:
+                answer(self, sent, self.prompt)
+            first_answer = False
+            # "on Monday, scratch that, Tuesday": what this message said is taken back
+            repaired = repair and not ctx.correction and self_repair(self, sent, n_before)
             if ctx.correction and len(ctx.claims) == n_before:
-                bare_correction(self, sent)
+                bare_correction(self, sent, meant[1] if meant is not None else None)
             carry_correction = strong and len(ctx.claims) == n_before
+            if len(ctx.claims) == n_before and not repaired:
+                unparsed.append(ctx.sent_text)
         claims = self.dedupe(ctx.claims)
         mentions = sorted(ctx.mentions.values(), key=lambda m: (m.start, m.end))
-        return Extraction(claims=claims, mentions=mentions)
+        return Extraction(claims=claims, mentions=mentions, unparsed=[u for u in unparsed if u])
 
     def dedupe(self, claims: list[Claim]) -> list[Claim]:
         seen = set()
@@ -219,15 +246,24 @@ class Walker:
                 return
             if lemma in _ASPECT_VERBS:
                 if not (lemma == "get" and xc.lemma_ in ("know",)):
-                    self.clause(xc, subj_tok=subject_token(v), time_verb=v)
+                    n = len(self.ctx.claims)
+                    # "I started working at Globex last month": it holds now, since then
+                    began = lemma in ("start", "begin") and _verb_tense(v) in ("past", "perfect")
+                    self.clause(xc, subj_tok=subject_token(v), time_verb=v, force_tense="perfect" if began else None)
                     if lemma in ("start", "begin"):
+                        if len(self.ctx.claims) == n:
+                            took_up(self, v, xc, "assert")  # "I started running"
                         return
             if lemma in ("stop", "quit") or (lemma == "give" and _child(v, "prt") is not None):
+                n = len(self.ctx.claims)
                 self.clause(xc, force_polarity="cease", subj_tok=subject_token(v), time_verb=v)
+                if len(self.ctx.claims) == n:
+                    took_up(self, v, xc, "cease")  # "I've stopped running"
                 return
         self.clause(v)
 
-    def clause(self, v, *, force_polarity: str | None = None, subj_tok=None, time_verb=None) -> None:
+    def clause(self, v, *, force_polarity: str | None = None, subj_tok=None, time_verb=None,
+               force_tense: str | None = None) -> None:
         ctx = self.ctx
         if _hypothetical(v):
             return
@@ -239,8 +275,8 @@ class Walker:
             if p2 != "assert":
                 pol = p2
         tense = _verb_tense(time_verb if time_verb is not None else v)
-        if force_polarity == "cease":
-            tense = "present"
+        if force_polarity == "cease" or force_tense is not None:
+            tense = force_tense or "present"
         if lemma in ("become", "marry") and tense in ("past", "perfect"):
             tense = "present"  # a change of state that still holds
         if st is not None and subj_tok is None:
@@ -269,6 +305,16 @@ class Walker:
         if handler is not None:
             handler(self, **args)
             return
+        self.fallback(**args)
+
+    def fallback(self, v, st, pol: str, tense: str, tv) -> None:
+        """A clause no verb handler reads: a date or a measure of a noun
+        subject ("the deadline moved to Friday", "latency dropped to 180
+        ms"), or a named event ("Apollo launches on May 3"). A handler may
+        send a clause it does not read here."""
+        ctx = self.ctx
+        lemma = v.lemma_.lower()
+        args = dict(v=v, st=st, pol=pol, tense=tense, tv=tv)
         # event and metric verbs with a noun subject
         if st is not None and not _is_name(st, ctx) and st.lower_ not in _FIRST | _SECOND:
             if event_change(self, **args):
@@ -284,7 +330,7 @@ class Walker:
     def emit(self, subj: Subj, attribute: str, value, *, v, pol: str, tense: str, tv=None, state: bool = True,
               value_toks: Iterable = (), is_entity: bool = False, conf: float = 1.0, rule: str = "",
               unit: str | None = None, number: float | None = None, past_means_cease: bool = True,
-              valid_from=None) -> None:
+              valid_from=None, direction: int | None = None, change: bool = False) -> None:
         ctx = self.ctx
         if value is None or (isinstance(value, str) and not value.strip() and pol == "assert"):
             return
@@ -298,7 +344,7 @@ class Walker:
         vt_set = {t.i for t in value_toks}
         if vt_set and ctx.negated and vt_set <= ctx.negated:
             return  # "in Lisbon, not in Porto": Porto is what is rejected
-        vf, vt, pol = apply_time(self, tv or v, vt_set, state=state, polarity=pol, eff_tense=tense)
+        vf, vt, pol = apply_time(self, tv or v, vt_set, state=state, polarity=pol, eff_tense=tense, direction=direction)
         if valid_from is not None:
             vf = valid_from
         if pol == "assert" and tense == "past" and state and past_means_cease and vt is None and vf is None:
@@ -318,7 +364,8 @@ class Walker:
             subject=subj.name, attribute=attribute, value=value, text=ctx.sent_text,
             valid_from=vf, polarity=pol, correction=correction, replaces=replaces,
             subject_is_speaker=subj.is_speaker, value_is_entity=is_entity,
-            confidence=round(min(subj.conf, 1.0) * conf, 3), valid_to=vt, unit=unit, number=number, rule=rule)
+            confidence=round(min(subj.conf, 1.0) * conf, 3), valid_to=vt, unit=unit, number=number, rule=rule,
+            change=change and pol == "assert")
         ctx.claims.append(claim)
         if correction:
             ctx.used_corr = True
@@ -358,4 +405,14 @@ def _verb_table() -> dict[str, Callable[..., None]]:
     return out
 
 
+def _sentence_patterns() -> list[Callable[..., None]]:
+    """The sentence-level patterns of schema/extract/verbs.toml, in order."""
+    out = []
+    for name in LEX.ordered("verbs.sentence_patterns"):
+        family, _, fn = name.partition(".")
+        out.append(getattr(importlib.import_module(f".{family}", __package__), fn))
+    return out
+
+
 VERBS = _verb_table()
+SENTENCE_PATTERNS = _sentence_patterns()

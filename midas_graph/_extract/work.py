@@ -10,9 +10,12 @@ from __future__ import annotations
 import re
 
 from .events import event_change, named_event
-from .lexicon import (_BAD_OBJECTS, _DROP_ADJ, _GROUPS, _INDUSTRIES, _JOBS, _JOB_SUFFIX_OK, _PLACE_LABELS,
-                      _SCHOOLS, _START_JOB, _START_OWN, _TITLE_ACRONYMS, _WORKPLACES, _WORK_AT_NOT_EMPLOYER,
-                      _WORK_FOR_NOT_EMPLOYER)
+from .clauses import _verb_tense
+from .subjects import Subj
+from .habits import activity_text, is_activity
+from .lexicon import (_ACCEPT_JOB, _BAD_OBJECTS, _DROP_ADJ, _GROUPS, _INDUSTRIES, _JOBS, _JOB_SUFFIX_OK, _MADE_TITLES, _PLACE_LABELS,
+                      _SCHOOLS, _START_JOB, _START_OWN, _TITLES_WITH_OF, _TITLE_ACRONYMS, _WORKPLACES,
+                      _WORK_AT_NOT_EMPLOYER, _WORK_FOR_NOT_EMPLOYER)
 from .tokens import _child, _children, _ent_of, _is_name, _name_text, _np_text, _text, _value_of
 
 _ACRONYM_RE = re.compile(r"\b(" + "|".join(sorted(_TITLE_ACRONYMS)) + r")\b")
@@ -31,10 +34,23 @@ def is_job(w, t) -> bool:
 
 
 def job_title(w, t) -> str:
+    """The title a job noun heads: its modifiers ("senior data analyst"), and
+    the "of" phrase of a head or director ("head of the piano department")."""
     toks = [t]
     for c in t.children:
         if c.i < t.i and c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in _DROP_ADJ:
             toks.extend(x for x in c.subtree if x.dep_ not in ("det", "punct", "advmod") and x.lower_ not in _DROP_ADJ)
+    for c in t.children:  # "head baker" parsed as "head", appos "baker"
+        if c.dep_ == "appos" and c.i == t.i + 1 and is_job(w, c):
+            toks.append(c)
+    if t.lemma_.lower() in _TITLES_WITH_OF:
+        for p in _children(t, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ == "of" and po is not None and not w.is_time_tok(po):
+                toks += [p, po]
+                toks.extend(x for c in po.children if c.i < po.i and c.dep_ in ("compound", "amod", "nmod")
+                            for x in c.subtree if not x.is_punct)
+    toks = [x for x in toks if not w.is_time_tok(x) or x.i == t.i]
     toks.sort(key=lambda x: x.i)
     text = _text(toks)
     if t.lower_ in _TITLE_ACRONYMS:
@@ -63,7 +79,19 @@ def employer_from(w, t):
 
 
 def job_noun(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
+    """Employer and title around a job noun: "a job at X as Y", "the head of maths job at X",
+    "the Globex residency"."""
     ctx = w.ctx
+    for c in o.children:
+        if c.i > o.i or c.dep_ not in ("compound", "nmod", "amod"):
+            continue
+        if is_job(w, c):  # "the head of maths job", "a QA lead role"
+            w.emit(subj, "job_title", job_title(w, c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
+                   rule=rule, past_means_cease=False)
+        elif c.dep_ == "compound" and _is_name(c, ctx) and not w.is_time_tok(c) and \
+                not any(p.lower_ in ("at", "with", "for") for p in _children(o, "prep") + _children(v, "prep")):
+            w.emit(subj, "employer", _name_text(c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
+                   is_entity=True, rule=rule, past_means_cease=False)
     for p in _children(o, "prep") + _children(v, "prep"):
         po = _child(p, "pobj")
         if po is None or w.is_time_tok(po):
@@ -175,24 +203,32 @@ def h_start(w, v, st, pol, tense, tv) -> None:
                 w.emit(subj, "school", _name_text(po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
                            is_entity=True, rule="start_school", past_means_cease=False)
         return
+    if o is not None and is_activity(o):
+        # "I started intermittent fasting", "I've started water aerobics"
+        w.emit(subj, "habit", activity_text(o), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(o.subtree),
+               rule="start_activity", past_means_cease=False, conf=0.9)
+        return
+    # "I start at Shopify on July 8": a present-tense start with a date is scheduled
+    ahead = 1 if tense == "present" else None
     for p in _children(v, "prep"):
         if p.lower_ in ("at", "with"):
             po = _child(p, "pobj")
             if po is not None and _is_name(po, ctx):
                 w.emit(subj, "employer", _name_text(po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
-                           is_entity=True, rule="start_at", past_means_cease=False)
-                return
+                       is_entity=True, rule="start_at", past_means_cease=False, direction=ahead)
         if p.lower_ == "as":
             po = _child(p, "pobj")
             if po is not None and is_job(w, po):
                 w.emit(subj, "job_title", job_title(w, po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
-                           rule="start_as", past_means_cease=False)
+                       rule="start_as", past_means_cease=False, direction=ahead)
 
 
 def h_promote(w, v, st, pol, tense, tv) -> None:
+    """ "I was promoted to team lead"; "Got promoted! Senior designer as of today." (the title in the next sentence)."""
     subj = w.subject(st)
     if subj is None or not subj.person or pol == "negate":
         return
+    w.ctx.state["promoted"] = subj  # a title may follow as a fragment
     for p in _children(v, "prep"):
         po = _child(p, "pobj")
         if p.lower_ == "to" and po is not None:
@@ -201,7 +237,7 @@ def h_promote(w, v, st, pol, tense, tv) -> None:
             return
     for x in _children(v, "xcomp"):
         # "promoted to head of design" parsed as a to-infinitive
-        toks = [y for y in x.subtree if y.dep_ != "aux" and not y.is_punct]
+        toks = [y for y in x.subtree if y.dep_ != "aux" and not y.is_punct and not w.is_time_tok(y)]
         if 0 < len(toks) <= 5:
             w.emit(subj, "job_title", _text(toks).lower(), v=v, pol="assert", tense="present", tv=tv, value_toks=toks,
                        rule="promoted_to", past_means_cease=False)
@@ -210,7 +246,22 @@ def h_promote(w, v, st, pol, tense, tv) -> None:
 def h_hire(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
     # passive: "I got hired by Google", "I was hired at Stripe as a designer"
-    if _child(v, "nsubjpass") is None or pol == "negate":
+    if pol == "negate":
+        return
+    if _child(v, "nsubjpass") is None:
+        # active: "Globex hired me as a designer", "the museum has hired me as their coordinator"
+        o = _child(v, "dobj")
+        hired = w.subject(o) if o is not None and o.pos_ == "PRON" else None
+        if hired is None or not hired.person or tense == "future":
+            return
+        if st is not None and _is_name(st, ctx) and st.lower_ not in ctx.names:
+            w.emit(hired, "employer", _name_text(st), v=v, pol="assert", tense="present", tv=tv,
+                   value_toks=list(st.subtree), is_entity=True, rule="hired_me", past_means_cease=False)
+        for p in _children(v, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ == "as" and po is not None and is_job(w, po):
+                w.emit(hired, "job_title", job_title(w, po), v=v, pol="assert", tense="present", tv=tv,
+                       value_toks=list(po.subtree), rule="hired_me_as", past_means_cease=False)
         return
     subj = w.subject(st)
     if subj is None or not subj.person:
@@ -245,3 +296,97 @@ def h_fire(w, v, st, pol, tense, tv) -> None:
             if po is not None and _is_name(po, w.ctx):
                 val, toks = _name_text(po), list(po.subtree)
     w.emit(subj, "employer", val, v=v, pol="cease", tense="present", tv=tv, value_toks=toks, is_entity=bool(val), rule="laid_off")
+
+
+def h_make(w, v, st, pol, tense, tv) -> None:
+    """ "Tom has been made head of sales", "Priya got made a partner at her firm": a new title."""
+    if _child(v, "nsubjpass") is None or pol == "negate" or tense == "future":
+        return
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    title = next((c for c in v.children if c.dep_ in ("oprd", "dobj", "attr", "xcomp") and c.pos_ in ("NOUN", "PROPN")), None)
+    if title is None or not (is_job(w, title) or title.lemma_.lower() in _MADE_TITLES):
+        return
+    w.emit(subj, "job_title", job_title(w, title), v=v, pol="assert", tense="present", tv=tv,
+           value_toks=list(title.subtree), rule="made_title", past_means_cease=False)
+    for p in _children(v, "prep") + _children(title, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ == "at" and po is not None and _is_name(po, w.ctx) and not w.is_time_tok(po):
+            w.emit(subj, "employer", _name_text(po), v=v, pol="assert", tense="present", tv=tv,
+                   value_toks=list(po.subtree), is_entity=True, rule="made_title_at", past_means_cease=False)
+
+
+def h_accept(w, v, st, pol, tense, tv) -> None:
+    """ "She accepted a position at the Royal Library", "I took a job at Initech", "I landed a role at X"."""
+    subj = w.subject(st)
+    if subj is None or not subj.person or pol == "negate" or tense in ("future", "progressive"):
+        return
+    o = _child(v, "dobj")
+    if o is None or o.lemma_.lower() not in _ACCEPT_JOB:
+        return
+    job_noun(w, subj, o, v, pol, "present", tv, rule="accept_job")
+
+
+def last_day(w, sent) -> None:
+    """ "Today was my last day at Deloitte", "My last day at Amazon will be June 14",
+    "last day at the library today": the employer ends then (the sentence's
+    date, else when it is said)."""
+    day = next((t for t in sent if t.lemma_.lower() == "day" and any(c.dep_ == "amod" and c.lower_ in ("last", "final")
+                                                                     for c in t.children)), None)
+    if day is None or _is_question_like(sent):
+        return
+    ctx = w.ctx
+    where = None
+    for h in (day, day.head):
+        for p in _children(h, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ in ("at", "with", "for") and po is not None and not w.is_time_tok(po):
+                where = po
+                break
+        if where is not None:
+            break
+    if where is None:
+        return
+    poss = _child(day, "poss")
+    if poss is not None and poss.lower_ not in ("my", "our"):
+        owner = w.subject(poss) if poss.pos_ != "PRON" else None
+        if owner is None:
+            return
+    else:
+        owner = w.subject(poss) if poss is not None else None
+        if owner is None:
+            owner = Subj(ctx.speaker, True, 1.0, True, None)
+    if _is_name(where, ctx):
+        value, ent = _name_text(where), True
+    elif where.lemma_.lower() in _WORKPLACES or where.lemma_.lower() in ("work", "job", "office"):
+        value, ent = "", False  # "at the library": the one they work at
+    else:
+        return
+    span = {x.i for x in day.subtree} | {day.i}
+    when = next((t for t in sent if w.is_time_tok(t) and t.i not in span and t.i != day.i
+                 and not any(c.i == t.i for c in day.children)), None)
+    tense = _verb_tense(sent.root) if sent.root.pos_ in ("VERB", "AUX") else "present"
+    vf = None
+    if when is not None:
+        tr = w.resolve_time_tok(when, 1 if tense in ("future", "present") else -1)
+        vf = tr.start if tr is not None else None
+    w.emit(owner, "employer", value, v=sent.root, pol="cease", tense="present", tv=sent.root, value_toks=list(where.subtree),
+           is_entity=ent, rule="last_day", past_means_cease=False, valid_from=vf or ctx.ref, state=False)
+
+
+def promotion_title(w, sent) -> None:
+    """The title after "Got promoted!": a fragment that is a job ("Senior designer as of today.")."""
+    subj = w.ctx.state.pop("promoted", None)
+    if subj is None or any(c.subject == subj.name and c.attribute == "job_title" for c in w.ctx.claims):
+        return
+    root = sent.root
+    h = root if root.pos_ in ("NOUN", "PROPN") else next((t for t in sent if t.pos_ == "NOUN" and is_job(w, t)), None)
+    if h is None or not is_job(w, h) or any(t.dep_ in ("nsubj", "nsubjpass") for t in sent):
+        return
+    w.emit(subj, "job_title", job_title(w, h), v=root, pol="assert", tense="present", tv=root, value_toks=list(h.subtree),
+           rule="promoted_title", past_means_cease=False)
+
+
+def _is_question_like(sent) -> bool:
+    return sent.text.strip().endswith("?")
