@@ -16,7 +16,7 @@ import numpy as np
 
 from ._entities import EntityIndex
 from ._errors import InvalidInputError, MidasError
-from ._extract import Claim, Extraction, confirms, extract_many
+from ._extract import Claim, Extraction, confirms, excludes, extract_many
 from ._revise import Judge, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
@@ -400,7 +400,7 @@ class Ingest:
                                        claim.text)
             if claim.change and not single:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
-                            if f.attribute == draft.attribute and _norm_value(f.value) != _norm_value(draft.value)},
+                            if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},
                          **(close or {})}
             fact = draft._replace(episode_id=ep.id, why=why).fact(
                 sid, names.get(sid, claim.subject), obj, now, at)
@@ -415,10 +415,6 @@ class Ingest:
         store.set_vectors("FactVector", new_vectors)
         facts = [work.by_id.get(f.id, f) for f in facts]
         return list({f.id: f for f in facts}.values()), list({f.id: f for f in closed}.values())
-
-
-def _norm_value(v: object) -> str:
-    return " ".join(str(v).casefold().split())
 
 
 def _new_id() -> str:

@@ -53,6 +53,13 @@ CASES = [
     ("I've stopped knitting, my hands hurt too much.", {("Imke", "habit", "knitting", C)}),
     ("I started bouldering at the new gym.", {("Imke", "habit", "bouldering", A)}),
     ("I stopped the keto diet.", {("Imke", "habit", "keto diet", C)}),
+    ("i dont drink soda anymore. switched to iced tea, my teeth were complaining",
+     {("Imke", "drinks", "soda", C), ("Imke", "drinks", "iced tea", A)}),
+    ("I started eating chicken again so I'm an omnivore now I guess.", {("Imke", "diet", "omnivore", A)}),
+    # lower-case chat: a bare noun after "last day at" is the employer
+    ("last day at pellham today. they got me flowers", {("Imke", "employer", "Pellham", C)}),
+    # a heading word the parser makes the subject ("Correction: ...", "Update: ...")
+    ("Update: my cousin lives in Tromso now.", {("Imke's cousin", "lives_in", "Tromso", A)}),
 ]
 
 
@@ -72,7 +79,9 @@ def test_a_last_day_is_dated_and_a_scheduled_one_in_the_future(nlp):
 def test_a_diet_change_is_marked_as_a_change(nlp):
     [c] = run(nlp, "I switched to vegan in January.").claims
     assert c.change and c.valid_from.date() == dt.date(2024, 1, 1)
-    assert not any(c.change for c in run(nlp, "I'm vegetarian.").claims)
+    [c] = run(nlp, "I'm pescatarian these days.").claims  # a diet that excludes the others
+    assert c.change and c.attribute == "diet"
+    assert not any(c.change for c in run(nlp, "I live in Tromso.").claims)
 
 
 @pytest.mark.parametrize("text", [
@@ -122,6 +131,8 @@ def test_a_day_of_the_month_corrects_a_day(nlp):
     ("Who's Tomasz?", "my brother-in-law", ("Imke", "brother_in_law", "Tomasz")),
     ("What's your cat called?", "Pickle", ("Imke", "has_cat", "Pickle")),
     ("How old are you?", "52", ("Imke", "age", 52)),
+    ("Any particular brand you like?", "clipper, the green box", ("Imke", "favorite_brand", "clipper")),
+    ("Congrats! When do you start at Initech?", "the 3rd of June!", ("Imke", "employer", "Initech")),
 ])
 def test_a_fragment_answer_takes_the_slot_of_the_question(nlp, prompt, text, expected):
     got = {(c.subject, c.attribute, c.value) for c in run(nlp, text, prompt=prompt).claims}
@@ -147,3 +158,18 @@ def test_confirmations():
     assert confirms("Correct.", "Noted: you moved to Duluth.")
     assert not confirms("yes", "Do you want a reminder?")  # answers the question, confirms nothing
     assert not confirms("yes, and also my sister is moving in with me next week", "Noted: you moved.")
+
+
+def test_an_answer_giving_a_start_date_dates_the_employer(nlp):
+    [c] = run(nlp, "the 3rd of June!", prompt="When do you start at Initech?").claims
+    assert c.valid_from.date() == dt.date(2024, 6, 3)
+
+
+def test_a_labelled_correction_keeps_its_subject_and_the_day_it_replaces(nlp):
+    [c] = run(nlp, "Correction: Marta's recital is the 12th of October, not the 5th.").claims
+    assert (c.subject, c.attribute, c.value, c.correction, c.replaces) == \
+        ("Marta", "recital_date", "2024-10-12", True, "---05")
+
+
+def test_switching_without_a_stopped_habit_gives_nothing(nlp):
+    assert run(nlp, "I switched to a new phone plan.").claims == []

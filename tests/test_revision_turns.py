@@ -96,3 +96,17 @@ def test_restating_reports_no_closing_again(mem):
     mem.add_episode("I moved to Duluth.", speaker="Imke", reference_time="2024-02-01")
     r = mem.add_episode("I live in Duluth.", speaker="Imke", reference_time="2024-02-05")
     assert r.superseded == []
+
+
+def test_an_exclusive_diet_replaces_another_but_not_a_restriction(mem):
+    mem.add_episode("I've been vegetarian for years.", speaker="Imke", reference_time="2023-01-01")
+    mem.add_episode("I'm halal too.", speaker="Imke", reference_time="2023-01-02")
+    mem.add_episode("I started eating fish again so I'm pescatarian now.", speaker="Imke", reference_time="2024-02-01")
+    assert "vegetarian" not in cur(mem, "Imke", "diet") and "pescatarian" in cur(mem, "Imke", "diet")
+
+
+def test_a_labelled_correction_of_a_day_lands_on_that_date(mem):
+    mem.add_episode("Marta's recital is on October 5.", speaker="Imke", reference_time="2024-09-01")
+    mem.add_episode("Correction: Marta's recital is the 12th of October, not the 5th.", speaker="Imke",
+                    reference_time="2024-09-02")
+    assert cur(mem, "Marta", "recital_date") == ["2024-10-12"]

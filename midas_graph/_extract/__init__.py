@@ -99,7 +99,21 @@ from .answers import confirms
 from .claims import Claim, Extraction, Mention
 from .walker import Walker
 
-__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms"]
+__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms", "excludes"]
+
+
+def excludes(attribute: str, new: object, old: object) -> bool:
+    """Whether a change to ``new`` ends ``old`` (a claim with ``change``):
+    any other value, except for a diet, where only the diets of
+    ``habits.exclusive_diets`` exclude one another ("vegan" ends
+    "vegetarian", not "gluten-free")."""
+    from .lexicon import _EXCLUSIVE_DIETS
+
+    if str(new).casefold() == str(old).casefold():
+        return False
+    if attribute == "diet":
+        return str(old).casefold() in _EXCLUSIVE_DIETS
+    return True
 
 UTC = _dt.timezone.utc
 

@@ -179,7 +179,7 @@ def answer(w, sent, prompt: str) -> bool:
                 return False
         if attribute == "favorite":
             attribute = "favorite_" + "_".join(m.group("what").split())
-        value = toks = None
+        value = toks = since = None
         is_entity = False
         if kind == "place":
             got = _place(seg)
@@ -215,6 +215,8 @@ def answer(w, sent, prompt: str) -> bool:
             tr = w.resolve_time_tok(d, 1) if d is not None else None
             if tr is not None:
                 value, toks = tr.iso(), [d]
+                if slot.get("value"):  # "When do you start at Initech?" / "June 3": Initech from then
+                    value, toks, is_entity, since = m.group(slot["value"]), [], True, tr.start
         elif kind == "relation":
             got = _relation_answer(seg)
             if got is not None:
@@ -229,7 +231,7 @@ def answer(w, sent, prompt: str) -> bool:
         try:
             w.emit(subj, attribute, value, v=sent.root, pol="assert", tense="present", tv=sent.root,
                    value_toks=toks or [], is_entity=is_entity, conf=0.9, rule=f"answer_{attribute}",
-                   past_means_cease=False)
+                   past_means_cease=False, valid_from=since)
         finally:
             ctx.sent_text = saved
         return len(ctx.claims) > before

@@ -114,7 +114,7 @@ def said_meant(w) -> dict[int, tuple]:
 
 def _bare_day(t) -> str | None:
     """ "---17" for "the 17th" (a day of the month without its month), else None."""
-    m = _BARE_DAY.match(_text([x for x in t.subtree if not x.is_punct]).lower())
+    m = _BARE_DAY.match(_text([x for x in t.subtree if not x.is_punct and x.dep_ != "neg"]).lower())
     return f"---{int(m.group(1)):02d}" if m and 1 <= int(m.group(1)) <= 31 else None
 
 

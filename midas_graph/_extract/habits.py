@@ -105,8 +105,34 @@ def activity_text(t) -> str:
 def h_go(w, v, st, pol, tense, tv) -> None:
     """ "I went vegan last month", "I've gone fully vegetarian since New Year's": the diet changes
     (and holds now). Any other "go" is read as a measure or a date ("rent went up to $2,000")."""
-    if not diet_change(w, v, st, pol, tense, tv):
+    if not diet_change(w, v, st, pol, tense, tv) and not switched_to(w, v, st, pol, tense, tv):
         w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+
+
+#: attributes a "switched to Y" after a stopped habit carries on
+_SWITCHABLE = frozenset({"drinks", "eats", "habit", "plays", "drives", "uses"})
+
+
+def switched_to(w, v, st, pol, tense, tv) -> bool:
+    """ "I don't drink coffee anymore, switched to yerba mate": what this
+    message just stopped (a ``cease`` claim of a habit-like attribute of the
+    same person) is replaced by the "to" object. True when read."""
+    if v.lemma_.lower() != "switch" or pol != "assert" or tense == "future":
+        return False
+    po = next((_child(p, "pobj") for p in _children(v, "prep") if p.lower_ == "to"), None)
+    if po is None or po.pos_ not in ("NOUN", "PROPN"):
+        return False
+    subj = w.subject(st) if st is not None else None
+    stopped = next((c for c in reversed(w.ctx.claims) if c.polarity == "cease" and c.attribute in _SWITCHABLE
+                    and (subj is None or c.subject == subj.name)), None)
+    if stopped is None:
+        return False
+    from .subjects import Subj
+
+    who = subj or Subj(stopped.subject, stopped.subject_is_speaker, 1.0 if stopped.subject_is_speaker else 0.9, True)
+    w.emit(who, stopped.attribute, _np_text(po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
+           rule="switched_to", past_means_cease=False, conf=0.9)
+    return True
 
 
 def diet_change(w, v, st, pol, tense, tv) -> bool:
@@ -126,3 +152,14 @@ def diet_change(w, v, st, pol, tense, tv) -> bool:
     w.emit(subj, "diet", comp.lower_, v=v, pol=pol if pol == "cease" else "assert", tense="present", tv=tv,
            value_toks=[comp], rule="diet_change", past_means_cease=False, change=True)
     return True
+
+
+def switch_after_stop(w, sent) -> None:
+    """The sentence pattern of :func:`switched_to`, for a "switched to Y"
+    the clause walk does not reach ("switched to yerba mate, my stomach was
+    wrecked": an adverbial clause with a dropped subject)."""
+    from .subjects import subject_token
+
+    for t in sent:
+        if t.lemma_.lower() == "switch" and t.pos_ == "VERB" and t.dep_ not in ("ROOT", "conj"):
+            switched_to(w, t, subject_token(t), "assert", "past", t)

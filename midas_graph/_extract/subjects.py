@@ -104,8 +104,16 @@ def _dropped_subject(v) -> bool:
                for t in v.doc[v.sent.start:v.i])
 
 
+def _is_label(t) -> bool:
+    """ "Correction: ...", "Update: ...": a heading word the parser made a subject."""
+    doc = t.doc
+    return t.i + 1 < len(doc) and doc[t.i + 1].text == ":" and t.i == t.sent.start
+
+
 def subject_token(v):
     s = _child(v, "nsubj", "nsubjpass")
+    if s is not None and _is_label(s):
+        s = next((c for c in v.children if c.dep_ in ("nsubj", "nsubjpass") and c.i != s.i), None)
     if s is not None:
         if s.pos_ == "PROPN" and _is_vocative(s):
             return None

@@ -36,7 +36,7 @@ from .corrections import (_CORR_STRONG, _SELF_REPAIR as SELF_REPAIR, bare_correc
 from .events import event_change, named_event
 from .lexicon import (LEX, _ANNOUNCE_VERBS, _ASPECT_VERBS, _BAD_OBJECTS, _EVENT_VERBS, _FACT_MARKS, _FIRST,
                       _GLAD_ADJECTIVES, _HYPO_MARKS, _MARITAL, _MENTION_SKIP, _NAMED_EVENT_VERBS, _REPORT_HEADS,
-                      _REPORT_XCOMP, _SAY_VERBS, _SECOND)
+                      _REPORT_XCOMP, _SAY_VERBS, _SECOND, _EXCLUSIVE_DIETS)
 from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
@@ -201,6 +201,9 @@ class Walker:
                     mark = _child(c, "mark")
                     if mark is not None and mark.lower_ in _FACT_MARKS and _verb_tense(c) in ("past", "perfect"):
                         add(c)
+                    elif mark is not None and mark.lower_ == "so" and c.i > v.i and c.lemma_ == "be" \
+                            and _verb_tense(c) == "present" and _child(c, "nsubj") is not None:
+                        add(c)  # "I started eating fish again, so I'm pescatarian now": a state that follows
                     elif mark is None and c.i < v.i and v.lemma_.lower() not in _REPORT_HEADS and _child(c, "nsubj") is not None and c.tag_ == "VBD":
                         add(c)
                 elif c.dep_ == "acomp" and c.lemma_.lower() in _GLAD_ADJECTIVES:
@@ -339,6 +342,8 @@ class Walker:
             if value.lower() in _BAD_OBJECTS:
                 return
         attribute = _attr(attribute) if attribute else ""
+        if attribute == "diet" and str(value).lower() in _EXCLUSIVE_DIETS:
+            change = True  # "I'm pescatarian now": no other such diet holds
         if not attribute and not ctx.correction:
             return
         vt_set = {t.i for t in value_toks}

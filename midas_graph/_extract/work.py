@@ -361,6 +361,11 @@ def last_day(w, sent) -> None:
         value, ent = _name_text(where), True
     elif where.lemma_.lower() in _WORKPLACES or where.lemma_.lower() in ("work", "job", "office"):
         value, ent = "", False  # "at the library": the one they work at
+    elif where.pos_ in ("NOUN", "PROPN") and where.is_alpha and _child(where, "det") is None \
+            and where.lemma_.lower() not in _SCHOOLS | _BAD_OBJECTS | _LAST_DAY_NOT_EMPLOYER:
+        # "last day at dell today", typed in lower case: a bare noun after "last day at" names the employer
+        toks = [c for c in where.subtree if c.dep_ == "compound" and c.i < where.i] + [where]
+        value, ent = " ".join(t.text[:1].upper() + t.text[1:] for t in sorted(toks, key=lambda t: t.i)), True
     else:
         return
     span = {x.i for x in day.subtree} | {day.i}
@@ -386,6 +391,11 @@ def promotion_title(w, sent) -> None:
         return
     w.emit(subj, "job_title", job_title(w, h), v=root, pol="assert", tense="present", tv=root, value_toks=list(h.subtree),
            rule="promoted_title", past_means_cease=False)
+
+
+#: "last day at camp/home/sea": a bare noun that names no employer
+_LAST_DAY_NOT_EMPLOYER = frozenset({"camp", "home", "sea", "church", "the", "gym", "hospital", "rehab", "practice",
+                                   "training", "summer", "college", "school", "uni", "university", "kindergarten"})
 
 
 def _is_question_like(sent) -> bool:
