@@ -17,8 +17,8 @@ import numpy as np
 from . import _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
-from ._extract import Claim, Extraction, extract
-from ._revise import Judge, candidates, cessation_targets, correction_target, current_of
+from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many
+from ._revise import Judge, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import TimeLike, parse_time
@@ -36,6 +36,18 @@ EXTRACT_CHARS = 100_000
 #: episodes would be parsed at once otherwise).
 EXTRACT_BATCH_CHARS = 200_000
 SOURCES = ("message", "text", "json", "fact")
+#: Speakers that are the agent itself (compared case-insensitively). What
+#: the agent says ("Updated: you started at Duolingo") is stored verbatim
+#: and recalled, but no fact is recorded from it: the agent is no witness of
+#: the user's life. When the user's next turn confirms it ("yes", "correct",
+#: "that's right"), its claims are recorded from the user's turn, with
+#: provenance ``user_confirmation`` (docs/extraction.md).
+AGENT_SPEAKERS = frozenset({"assistant", "ai", "agent", "bot", "chatbot", "system", "model"})
+
+
+def is_agent(speaker: str) -> bool:
+    """Whether ``speaker`` is the agent (see :data:`AGENT_SPEAKERS`)."""
+    return speaker.strip().casefold() in AGENT_SPEAKERS
 
 
 def extraction_text(content: str) -> str:
@@ -74,6 +86,11 @@ class EpisodeIn:
     source_description: str
     listener: str | None = None
     episode_id: str | None = None
+    #: the previous turn of the other speaker, when there is one: a question
+    #: it asked gives a fragment answer its slot ("Where did you end up?" /
+    #: "Minneapolis!!"), a statement of the agent's may be confirmed
+    prompt: str | None = None
+    prompt_speaker: str | None = None
 
 
 #: Appended to the reason of a job title ended with its employer.
@@ -116,14 +133,16 @@ class Ingest:
     def __init__(self, mem) -> None:
         self.mem = mem
         self.index = EntityIndex(mem._store, mem._embedder)
-        self._last_speaker: dict[str, str] = {}  # group -> speaker of its last episode
+        self._last_turn: dict[str, tuple[str, str]] = {}  # group -> (speaker, content) of its last episode
+        self._agent_claims: dict[str, tuple[str, list[Claim]]] = {}  # group -> the agent's last turn, its claims
         self._people: dict[str, _people.Tracker] = {}  # group -> the people of its last turns
 
     def forget(self, group_id: str) -> None:
         """Drop what this process keeps about a group (after it was deleted):
-        resolved entities, the speaker of its last episode, its last turns."""
+        resolved entities, its last turn, the people of its last turns."""
         self.index.forget()
-        self._last_speaker.pop(group_id, None)
+        self._last_turn.pop(group_id, None)
+        self._agent_claims.pop(group_id, None)
         self._people.pop(group_id, None)
 
     def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
@@ -132,6 +151,7 @@ class Ingest:
         items = [self._with_listener(e) for e in items]
         now = self.mem.now()
         extractions = self._extract(items, now)
+        extractions = self._confirmations(items, extractions, now)
         vectors = self._embed(items, extractions)
         results: list[EpisodeResult] = []
         bar = _progress(len(items), progress, "episodes", threshold=200)
@@ -154,12 +174,38 @@ class Ingest:
 
     # -- before the transaction ------------------------------------------------------
     def _with_listener(self, e: EpisodeIn) -> EpisodeIn:
-        """Second person means the other party: the last other speaker of the group."""
-        last = self._last_speaker.get(e.group_id)
-        self._last_speaker[e.group_id] = e.speaker
-        if e.listener is None and last is not None and last.casefold() != e.speaker.casefold():
-            return replace(e, listener=last)
+        """Second person means the other party: the last other speaker of the
+        group; that speaker's turn is this one's ``prompt``."""
+        last = self._last_turn.get(e.group_id)
+        self._last_turn[e.group_id] = (e.speaker, e.content)
+        if last is not None and last[0].casefold() != e.speaker.casefold():
+            return replace(e, listener=e.listener if e.listener is not None else last[0],
+                           prompt=last[1], prompt_speaker=last[0])
         return e
+
+    def _confirmations(self, items: Sequence[EpisodeIn], extractions: list[tuple[Extraction, _people.People]],
+                       now: _dt.datetime) -> list[tuple[Extraction, _people.People]]:
+        """A user turn that confirms the agent's previous turn ("yes, that's
+        right") takes that turn's claims, marked ``confirmed:``."""
+        out = list(extractions)
+        for i, (e, (ex, people)) in enumerate(zip(items, extractions)):
+            if is_agent(e.speaker):
+                self._agent_claims[e.group_id] = (e.content, list(ex.claims))
+                continue
+            if not (e.prompt and e.prompt_speaker and is_agent(e.prompt_speaker) and confirms(e.content, e.prompt)):
+                continue
+            cached = self._agent_claims.get(e.group_id)
+            if i > 0 and items[i - 1].content == e.prompt and is_agent(items[i - 1].speaker):
+                said = extractions[i - 1][0].claims
+            elif cached is not None and cached[0] == e.prompt:
+                said = cached[1]
+            else:  # the agent's turn was stored by another process
+                said = extract_many([(e.prompt, e.prompt_speaker, e.reference_time or now, e.speaker)])[0].claims
+            took = [replace(c, rule=f"confirmed:{c.rule}", text=f"{c.text} ({e.speaker}: {e.content.strip()})")
+                    for c in said if not c.correction]
+            if took:  # the confirming sentence yielded claims now
+                out[i] = (replace(ex, claims=list(ex.claims) + took, unparsed=list(ex.unparsed[1:])), people)
+        return out
 
     def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime) -> list[tuple[Extraction, _people.People]]:
         """Claims, mentions and people of each episode (of its
@@ -179,7 +225,7 @@ class Ingest:
             docs = load_spacy().pipe((text for _, text in batch), batch_size=64)
             for (e, text), doc in zip(batch, docs):
                 ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
-                             doc=doc)
+                             doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None)
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
                 out.append(_people_claims(e, ex, people))
@@ -238,12 +284,18 @@ class Ingest:
             names = self._surfaces(item, ex, people)
             ids, created = self._resolve(item, ep.id, names, vectors, now, people)
             store.link_mentions(ep.id, [ids[n] for n in names], ep.group_id)
-            facts, closed = self._revise(ep, ex.claims, ids, vectors, now)
+            claims: Sequence[Claim] = ex.claims
+            notes: list[str] = []
+            if is_agent(item.speaker) and claims:
+                notes.append(f"{len(claims)} claim(s) of the agent's own turn not recorded (a user's confirmation records them)")
+                claims = []
+            facts, closed = self._revise(ep, claims, ids, vectors, now, notes)
             mem._store.set_meta("last_tx", now.isoformat())
         for ent, vec in created:  # committed: the similarity index may use them now
             self.index.note(ent.group_id, ent.id, ent.name, vec)
         entities = store.entities_by_id(list(dict.fromkeys(ids[n] for n in names)))
-        return EpisodeResult(episode=ep, facts=facts, superseded=closed, entities=entities)
+        return EpisodeResult(episode=ep, facts=facts, superseded=closed, entities=entities,
+                             unparsed=list(ex.unparsed), notes=notes)
 
     @staticmethod
     def _surfaces(item: EpisodeIn, ex: Extraction, people: _people.People) -> dict[str, str]:
@@ -446,11 +498,18 @@ class Ingest:
                    if i in ents else (_dt.datetime.max.replace(tzinfo=_dt.timezone.utc), i))
 
     def _revise(self, ep: Episode, claims: Sequence[Claim], ids: Mapping[str, str],
-                vectors: dict[str, np.ndarray], now: _dt.datetime) -> tuple[list[Fact], list[Fact]]:
+                vectors: dict[str, np.ndarray], now: _dt.datetime,
+                notes: list[str]) -> tuple[list[Fact], list[Fact]]:
         mem, store = self.mem, self.mem._store
         if not claims:
             return [], []
         subject_ids = sorted({ids[c.subject] for c in claims})
+        # A bare correction naming the value it takes back ("it's Cotham, not
+        # Colston's") may be about anyone the episode mentions.
+        mentioned: list[str] = []
+        if any(c.correction and not c.attribute and c.replaces for c in claims):
+            mentioned = sorted(set(ids.values()) - set(subject_ids))
+            subject_ids = sorted(set(subject_ids) | set(mentioned))
         work = Working(store.held(subject_ids), mem.registry.is_single, episode_id=ep.id)
         fact_vecs = {
             fid: np.frombuffer(b, dtype=np.float32)
@@ -468,15 +527,26 @@ class Ingest:
             attr = mem.registry.key(claim.attribute) if claim.attribute else ""
             current = current_of(work, sid, at)
             why = f"extracted ({claim.rule or 'pattern'}) from episode {ep.id}"
+            value = claim.value
+            provenance = "user_confirmation" if claim.rule.startswith("confirmed:") else ep.provenance
             if claim.correction:
-                target = correction_target(current, attr, claim.replaces)
+                pool = current
+                if not claim.attribute and claim.replaces and mentioned:
+                    pool = current + [f for m in mentioned for f in current_of(work, m, at)]
+                target, why_not = correction_target(pool, attr, claim.replaces, claim.value, claim.value_is_entity,
+                                                    now=now)
                 if target is not None:
                     closed.append(work.retract(target.id, now, f"correction: {claim.text}"))
                     attr = attr or target.attribute
+                    sid = target.subject_id or sid
+                    value = corrected_value(target, claim.value)
                     at = claim.valid_from or target.valid_from  # the corrected value held since then
                     current = current_of(work, sid, at)
                     why = f"correction of {target.id} in episode {ep.id}"
-                if not attr or claim.value in ("", None):
+                elif not attr:
+                    notes.append(f"correction not applied, {why_not}: {claim.text}")
+                    continue
+                if not attr or value in ("", None):
                     continue
             elif claim.polarity in ("cease", "negate"):
                 # "I quit in May" may be said of a belief recorded as starting later:
@@ -492,20 +562,23 @@ class Ingest:
                     for f in held:
                         if f.attribute == "job_title" and f.episode_id in left:
                             closed.append(work.end(f.id, at, now, f"cease: {claim.text}{ROLE_WITH_EMPLOYER}"))
+                if not targets and claim.polarity == "cease":
+                    said = f" {claim.value}" if claim.value not in ("", None) else ""
+                    notes.append(f"nothing held to end ({attr}{said}): {claim.text}")
                 if targets or claim.polarity == "cease" or not attr:
                     continue
                 attr = f"not_{attr}"  # "I don't eat meat", with nothing to end: keep it as a fact
             try:
                 draft = mem._draft(
-                    {"subject": names.get(sid, claim.subject), "attribute": attr, "value": claim.value,
+                    {"subject": names.get(sid, claim.subject), "attribute": attr, "value": value,
                      "text": claim.text, "valid_from": at, "valid_to": claim.valid_to,
-                     "provenance": ep.provenance, "source": ep.source_description or None,
+                     "provenance": provenance, "source": ep.source_description or None,
                      "confidence": claim.confidence},
                     ep.group_id,
                 )
             except InvalidInputError:
                 continue  # an extraction the store would refuse (e.g. valid_to before valid_from)
-            obj = ids.get(claim.value) if isinstance(claim.value, str) else None
+            obj = ids.get(value) if isinstance(value, str) else None
             single = mem.registry.is_single(draft.attribute)
             doc = fact_document(draft.subject, draft.attribute, draft.value, claim.text)
             vec = vectors.get(doc)
@@ -513,6 +586,10 @@ class Ingest:
                 vec = mem._embedder().embed([doc])[0]
             close = judge.contradicted(candidates(current, draft.attribute, vec, fact_vecs, single=single),
                                        claim.text)
+            if claim.change and not single:  # "I went vegan": no other diet holds now
+                close = {**{f.id: f"changed: {claim.text}" for f in current
+                            if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},
+                         **(close or {})}
             fact = draft._replace(episode_id=ep.id, why=why).fact(
                 sid, names.get(sid, claim.subject), obj, now, at)
             rec = work.assert_fact(fact, close=close)
@@ -520,11 +597,12 @@ class Ingest:
             if rec.id == fact.id and vec is not None:
                 fact_vecs[rec.id] = vec
                 new_vectors[rec.id] = _bytes(vec)
-            closed.extend(work.by_id[fid] for fid in rec.supersedes if fid in work.by_id)
+            if rec.recorded_at == now:  # not a restatement, whose closings an earlier episode reported
+                closed.extend(work.by_id[fid] for fid in rec.supersedes if fid in work.by_id)
         store.apply(work.finish())
         store.set_vectors("FactVector", new_vectors)
         facts = [work.by_id.get(f.id, f) for f in facts]
-        return list({f.id: f for f in facts}.values()), closed
+        return list({f.id: f for f in facts}.values()), list({f.id: f for f in closed}.values())
 
 
 def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tuple[Extraction, _people.People]:

@@ -11,7 +11,9 @@ Entity-scoped: only held facts of the claim's own subject are ever looked at
   The NLI cross-encoder scores (old text, new text); a contradiction score at
   or above the model's shipped threshold closes the old fact, and the score
   is recorded in its reason.
-* Corrections ("sorry, I meant X", "actually X, not Y") retract instead.
+* Corrections ("sorry, I meant X", "actually X, not Y") retract the belief
+  they correct (:func:`correction_target`) instead; when which one is
+  unclear, nothing is retracted and the episode's result says so.
 * Cessation ("I no longer ...", "I quit Y") ends the held value at the
   claim's time, with no successor.
 """
@@ -19,6 +21,8 @@ Entity-scoped: only held facts of the claim's own subject are ever looked at
 from __future__ import annotations
 
 import datetime as _dt
+import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
@@ -85,16 +89,95 @@ def candidates(
     return out
 
 
-def correction_target(current: Sequence[Fact], attribute: str, replaces: str | None) -> Fact | None:
-    """The held belief a correction takes back: the one with the value it
-    names, else the most recently recorded one of the attribute."""
+#: A correction that names neither the attribute nor the value it takes back
+#: ("Correction: that's Elk Mountain Road.", "but I meant March 21") corrects
+#: the speaker's latest belief of the same kind of value recorded at most
+#: this long before it; an older one is not guessed at.
+CORRECTION_WINDOW = _dt.timedelta(days=14)
+
+_DATE_VALUE = re.compile(r"^(?:\d{4}(?:-\d{2}(?:-\d{2})?)?|\d{4}-W\d{2}|--\d{2}-\d{2}|---\d{2})$")
+_MEASURE_VALUE = re.compile(r"^-?\d+(?:[.,]\d+)?(?:%| \S+)?$")
+
+
+def value_kind(value: object, is_entity: bool = False) -> str:
+    """``date`` | ``number`` | ``name`` | ``text``: the kind of a value, so
+    that a correction takes back a belief of its own kind ("but I meant March
+    21" is a date and corrects no employer)."""
+    if isinstance(value, bool):
+        return "text"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, _dt.datetime):
+        return "date"
+    s = str(value).strip()
+    if _DATE_VALUE.match(s):
+        return "date"
+    if _MEASURE_VALUE.match(s):
+        return "number"
+    return "name" if is_entity else "text"
+
+
+def corrected_value(target: Fact, value: object) -> object:
+    """The value a correction gives ``target``: ``value``, or, for a day of
+    the month ("---19", from "the 19th, not the 17th"), the target's date
+    on that day."""
+    if isinstance(value, str) and value.startswith("---") and isinstance(target.value, str) \
+            and re.match(r"^\d{4}-\d{2}-\d{2}$", target.value):
+        return target.value[:8] + value[3:]
+    return value
+
+
+def _same_day(fact: Fact, day: str) -> bool:
+    return isinstance(fact.value, str) and re.match(r"^(?:\d{4}-\d{2}|-)-\d{2}$", fact.value) is not None \
+        and fact.value[-2:] == day[3:]
+
+
+def correction_target(
+    current: Sequence[Fact], attribute: str, replaces: str | None, value: object = None,
+    value_is_entity: bool = False, *, now: _dt.datetime | None = None,
+) -> tuple[Fact | None, str]:
+    """The held belief a correction takes back, and why not when there is none.
+
+    * With ``replaces`` (the value said before: "Stripe" in "I said Stripe
+      but I meant Square"), the most recently recorded belief with that
+      value (a day "---17" matches a date on the 17th), of ``attribute``
+      when it is named; none when no belief has it.
+    * Else, with ``attribute``, the most recently recorded belief of it.
+    * Else the most recently recorded belief whose value is of the same
+      kind as ``value`` (:func:`value_kind`; a name must also
+      :func:`resembles` it), recorded within :data:`CORRECTION_WINDOW` of
+      ``now``; none when there is none, or
+      when another belief of that kind but of another attribute was stated
+      in the same episode (which one was meant is unclear).
+    """
     pool = [f for f in current if not attribute or f.attribute == attribute]
     if replaces:
-        named = [f for f in pool if isinstance(f.value, str) and _norm(f.value) == _norm(replaces)]
+        if replaces.startswith("---"):
+            named = [f for f in pool if _same_day(f, replaces)]
+        else:
+            named = [f for f in pool if isinstance(f.value, (str, int, float)) and _norm(str(f.value)) == _norm(replaces)]
         if named:
-            return max(named, key=lambda f: f.recorded_at)
-        return None
-    return max(pool, key=lambda f: (f.recorded_at, f.valid_from), default=None)
+            return max(named, key=lambda f: (f.recorded_at, f.valid_from)), ""
+        return None, f"no belief holds {replaces!r}"
+    if attribute:
+        found = max(pool, key=lambda f: (f.recorded_at, f.valid_from), default=None)
+        return found, "" if found is not None else f"no belief of {attribute} to correct"
+    kind = value_kind(value, value_is_entity)
+    if kind == "text":
+        return None, "it names neither the attribute nor the value it corrects"
+    same = [f for f in pool if value_kind(f.value, f.object_id is not None) == kind
+            and (now is None or f.recorded_at >= now - CORRECTION_WINDOW)]
+    if kind == "name":
+        # a name corrects a name it resembles ("Elk Mountain Road" / "Elm
+        # Mountain Road"), never just the latest name said (an employer)
+        same = [f for f in same if resembles(str(f.value), str(value))]
+    if not same:
+        return None, f"no recent belief with a {kind} value like it to correct"
+    best = max(same, key=lambda f: (f.recorded_at, f.valid_from))
+    rivals = {f.attribute for f in same if f.episode_id is not None and f.episode_id == best.episode_id}
+    if len(rivals) > 1:
+        return None, f"unclear which belief it corrects ({', '.join(sorted(rivals))})"
+    return best, ""
 
 
 def cessation_targets(current: Sequence[Fact], attribute: str, value: object) -> list[Fact]:
@@ -108,5 +191,20 @@ def cessation_targets(current: Sequence[Fact], attribute: str, value: object) ->
     return [f for f in pool if same_value(f, probe)]
 
 
+def resembles(a: str, b: str) -> bool:
+    """Whether two names look like one misspoken for the other: a shared
+    first or last word ("Elm Mountain Road" / "Elk Mountain Road", "St
+    Davids" / "St Mary's"), or spellings at least 0.6 alike (difflib)."""
+    wa, wb = _norm(a).split(), _norm(b).split()
+    if not wa or not wb:
+        return False
+    if wa[-1] == wb[-1] or (len(wa) > 1 and len(wb) > 1 and wa[0] == wb[0]):
+        return True
+    return difflib.SequenceMatcher(None, " ".join(wa), " ".join(wb)).ratio() >= 0.6
+
+
 def _norm(s: str) -> str:
-    return " ".join(s.casefold().split())
+    """Case, accents of punctuation and a leading "the" do not matter: "St. David's" == "st davids"."""
+    s = re.sub(r"[^\w\s]", "", s.casefold())
+    s = re.sub(r"^the\s+", "", s.strip())
+    return " ".join(s.split())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as _dt
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, Union
 
 Value = Union[str, int, float, bool, _dt.datetime]
@@ -152,9 +152,18 @@ class EpisodeResult:
     """What :meth:`Memory.add_episode` stored: the episode, the facts it
     stated (as recorded), the versions it closed or retracted (each as it is
     now held or was expired, with ``reason``/``expire_reason`` saying why),
-    and the entities it mentioned."""
+    and the entities it mentioned.
+
+    ``unparsed``: the sentences no fact was read from (questions, filler and
+    what the extractor does not understand), in order; they are stored
+    verbatim in the episode and recall finds them, but no belief holds
+    them. ``notes``: what was read but not recorded, and why (a correction
+    whose target is unclear, an ending of something not held, the agent's
+    own statements)."""
 
     episode: Episode
     facts: list[Fact]
     superseded: list[Fact]
     entities: list[Entity]
+    unparsed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)

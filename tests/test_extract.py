@@ -554,3 +554,31 @@ SECOND = [
 def test_second_set(nlp, text, expected):
     ex = extract(text, speaker="Kim", reference_time=REF2, listener="Lee", doc=nlp(text))
     assert triples(ex) == set(expected), show(ex)
+
+
+# --- the vocabulary is data (schema/extract/*.toml) ----------------------------------------
+
+def test_every_lexicon_key_is_read():
+    import midas_graph._extract  # noqa: F401  (imports every family)
+    from midas_graph._extract.lexicon import LEX
+
+    assert LEX.unused() == []
+
+
+def test_verb_table_sends_each_lemma_to_its_family():
+    from midas_graph._extract import location, work
+    from midas_graph._extract.walker import VERBS
+
+    assert VERBS["reside"] is location.h_live
+    assert VERBS["join"] is work.h_join
+    assert "be" not in VERBS  # copular clauses go to copular.py by the walker
+
+
+def test_inverted_table_refuses_a_word_under_two_values():
+    from midas_graph._extract.lexicon import Lexicon
+
+    lex = Lexicon({"people": {"relations": {"spouse": ["wife"], "partner": ["wife"]}}})
+    with pytest.raises(ValueError, match="wife"):
+        lex.inverse("people.relations")
+    with pytest.raises(KeyError, match="people.toml has no 'pets'"):
+        lex.words("people.pets")

@@ -1,0 +1,105 @@
+"""Plans and dates: "the launch is on May 3", "the deadline moved to Friday", "we pushed
+the launch to June", "Project Apollo launches on May 3".
+
+Date attributes are ``<event>_date`` for the event nouns of
+``schema/extract/events.toml`` or one of its named date phrases
+("deadline", "birthday"); the owner is the one the noun names ("the Apollo
+deadline", "Apollo's budget") or the speaker.
+"""
+
+from __future__ import annotations
+
+from .lexicon import _DATE_ATTRS, _EVENTS, _EVENT_VERBS, _GENERIC_MODS
+from .subjects import owner_of, resolve_subject
+from .tokens import _child, _children, attr_key
+
+
+def date_key(w, h, key: str, acomp) -> str | None:
+    low = h.lower_
+    lem = h.lemma_.lower()
+    # "the product launch", "the project deadline": generic modifiers name no other date
+    parts = key.split("_")
+    while len(parts) > 1 and parts[0] in _GENERIC_MODS:
+        parts = parts[1:]
+    key = "_".join(parts)
+    phrase = key.replace("_", " ")
+    if phrase in _DATE_ATTRS:
+        return _DATE_ATTRS[phrase]
+    if "_" in key and key.endswith(("deadline", "_date", "birthday", "anniversary")):
+        return key  # "the Q3 deadline", "the report deadline"
+    if lem in _DATE_ATTRS:
+        return _DATE_ATTRS[lem]
+    if acomp is not None and acomp.lower_ == "due":
+        return f"{key}_deadline"
+    if lem in _EVENTS or low in _EVENTS or key.split("_")[-1] in _EVENTS:
+        return f"{key}_date"
+    if key.endswith(("deadline", "date")):
+        return key
+    return None
+
+
+def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
+    """ "the deadline moved to Friday", "the launch slipped to June 12", "the Apollo launch was pushed to May"."""
+    ctx = w.ctx
+    lemma = v.lemma_.lower()
+    if lemma not in _EVENT_VERBS:
+        return False
+    if h is None:
+        h = st
+    if h is None or h.pos_ not in ("NOUN", "PROPN"):
+        return False
+    key = attr_key(h)
+    if key is None:
+        return False
+    akey = date_key(w, h, key, None)
+    if akey is None:
+        return False
+    owner, explicit = owner_of(h, ctx)
+    if owner is None:
+        return False
+    date_tok = None
+    for p in _children(v, "prep"):
+        if p.lower_ in ("to", "until", "till", "for", "on", "in", "by", "at"):
+            po = _child(p, "pobj")
+            if po is not None and w.is_time_tok(po):
+                date_tok = po
+                if p.lower_ in ("to", "until", "till", "for"):
+                    break
+    if date_tok is None:
+        for c in v.children:
+            if c.dep_ == "npadvmod" and w.is_time_tok(c) and lemma in ("be", "happen"):
+                date_tok = c
+    if date_tok is None:
+        return False
+    if lemma in ("end", "finish", "close"):
+        akey = akey.replace("_date", "_end_date") if akey.endswith("_date") else akey
+    tr = w.resolve_time_tok(date_tok, -1 if tense == "past" and lemma in ("happen", "be") else 1)
+    entry = w.time_of(date_tok)
+    val = tr.iso() if tr is not None else entry[2]
+    w.emit(owner, akey, val, v=v, pol="assert" if pol != "negate" else pol, tense="present", tv=tv, state=False,
+               value_toks=[ctx.doc[i] for i in entry[0]], rule="event_change", conf=1.0)
+    return True
+
+
+def named_event(w, v, st, pol, tense, tv) -> None:
+    """ "Project Apollo launches on May 3" -> Apollo.launch_date."""
+    ctx = w.ctx
+    lemma = v.lemma_.lower()
+    key = {"launch": "launch_date", "ship": "ship_date", "release": "release_date", "open": "opening_date", "premiere": "premiere_date",
+           "start": "start_date", "begin": "start_date", "close": "end_date", "end": "end_date", "go": "launch_date"}.get(lemma)
+    if key is None:
+        return
+    if lemma == "go" and not any(c.lower_ == "live" for c in v.children):
+        return
+    subj = resolve_subject(st, ctx)
+    if subj is None:
+        return
+    for p in _children(v, "prep"):
+        po = _child(p, "pobj")
+        if po is not None and w.is_time_tok(po) and p.lower_ in ("on", "in", "at", "by"):
+            tr = w.resolve_time_tok(po, -1 if tense == "past" else 1)
+            entry = w.time_of(po)
+            val = tr.iso() if tr is not None else entry[2]
+            w.emit(subj, key, val, v=v, pol=pol, tense="present", tv=tv, state=False, value_toks=[ctx.doc[i] for i in entry[0]],
+                       rule="named_event")
+            return

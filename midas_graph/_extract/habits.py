@@ -1,0 +1,165 @@
+"""Habits and skills: "I eat/drink/play/drive X", "I speak X", "I'm learning X", "I study X at Y".
+"""
+
+from __future__ import annotations
+
+from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS
+from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _np_text, _value_of
+
+
+def habit(w, v, st, pol, tense, tv, *, attribute: str) -> None:
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    if tense not in ("present", "perfect"):
+        return
+    if tense == "present" and v.tag_ not in ("VBP", "VBZ", "VB") and pol != "cease":
+        return
+    o = _child(v, "dobj")
+    if o is None or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS:
+        return
+    if _child(o, "det") is not None and _child(o, "det").lower_ in ("the", "this", "that", "a", "an") and not _is_name(o, ctx):
+        if attribute not in ("plays", "drives"):
+            return
+    for oc in _conjuncts(o):
+        val, ent = _value_of(oc, ctx)
+        w.emit(subj, attribute, val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(oc.subtree), is_entity=ent, rule=f"habit_{attribute}",
+                   conf=0.9)
+
+
+def h_eat(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="eats")
+
+
+def h_drink(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="drinks")
+
+
+def h_play(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="plays")
+
+
+def h_drive(w, v, st, pol, tense, tv) -> None:
+    habit(w, v, st, pol, tense, tv, attribute="drives")
+
+
+def h_learn(w, v, st, pol, tense, tv) -> None:
+    if tense not in ("progressive",):
+        return
+    subj = w.subject(st)
+    o = _child(v, "dobj")
+    if subj is None or o is None or o.pos_ == "PRON" or o.lower_ in _BAD_OBJECTS:
+        return
+    if _child(o, "det") is not None:
+        return
+    val, ent = _value_of(o, w.ctx)
+    w.emit(subj, "learning", val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), is_entity=ent, rule="learning", conf=0.9)
+
+
+def h_study(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    if subj is None or not subj.person or tense in ("future", "past"):
+        return
+    o = _child(v, "dobj")
+    if o is not None and o.pos_ != "PRON" and o.lower_ not in _BAD_OBJECTS and _child(o, "det") is None:
+        val, ent = _value_of(o, w.ctx)
+        w.emit(subj, "studies", val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), is_entity=ent, rule="study", conf=0.9)
+    for p in _children(v, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ == "at" and po is not None and _is_name(po, w.ctx):
+            w.emit(subj, "school", _name_text(po), v=v, pol=pol, tense="present", tv=tv, value_toks=list(po.subtree), is_entity=True, rule="study_at")
+
+
+def h_speak(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    if tense not in ("present", "perfect") and not (tense == "past" and pol == "cease"):
+        if tense == "past":
+            pol = "cease"
+        else:
+            return
+    o = _child(v, "dobj")
+    if o is None:
+        return
+    for oc in _conjuncts(o):
+        if oc.ent_type_ in ("LANGUAGE", "NORP") or oc.text[:1].isupper():
+            w.emit(subj, "speaks", oc.text, v=v, pol=pol, tense="present", tv=tv, value_toks=[oc], rule="speak")
+
+
+def is_activity(t) -> bool:
+    """An activity one takes up or stops: a word of ``habits.activities``
+    ("running", "yoga"), or a phrase headed by one ("intermittent fasting",
+    "water aerobics")."""
+    lem = t.lemma_.lower()
+    if any(c.dep_ == "det" and c.lower_ in ("a", "an", "this", "that", "your") for c in t.children):
+        return False  # "a painting", "that meeting"
+    return t.pos_ in ("NOUN", "VERB") and (lem in _ACTIVITIES or t.lower_ in _ACTIVITIES)
+
+
+def activity_text(t) -> str:
+    return _np_text(t)
+
+
+def h_go(w, v, st, pol, tense, tv) -> None:
+    """ "I went vegan last month", "I've gone fully vegetarian since New Year's": the diet changes
+    (and holds now). Any other "go" is read as a measure or a date ("rent went up to $2,000")."""
+    if not diet_change(w, v, st, pol, tense, tv) and not switched_to(w, v, st, pol, tense, tv):
+        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+
+
+#: attributes a "switched to Y" after a stopped habit carries on
+_SWITCHABLE = frozenset({"drinks", "eats", "habit", "plays", "drives", "uses"})
+
+
+def switched_to(w, v, st, pol, tense, tv) -> bool:
+    """ "I don't drink coffee anymore, switched to yerba mate": what this
+    message just stopped (a ``cease`` claim of a habit-like attribute of the
+    same person) is replaced by the "to" object. True when read."""
+    if v.lemma_.lower() != "switch" or pol != "assert" or tense == "future":
+        return False
+    po = next((_child(p, "pobj") for p in _children(v, "prep") if p.lower_ == "to"), None)
+    if po is None or po.pos_ not in ("NOUN", "PROPN"):
+        return False
+    subj = w.subject(st) if st is not None else None
+    stopped = next((c for c in reversed(w.ctx.claims) if c.polarity == "cease" and c.attribute in _SWITCHABLE
+                    and (subj is None or c.subject == subj.name)), None)
+    if stopped is None:
+        return False
+    from .subjects import Subj
+
+    who = subj or Subj(stopped.subject, stopped.subject_is_speaker, 1.0 if stopped.subject_is_speaker else 0.9, True)
+    w.emit(who, stopped.attribute, _np_text(po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
+           rule="switched_to", past_means_cease=False, conf=0.9)
+    return True
+
+
+def diet_change(w, v, st, pol, tense, tv) -> bool:
+    """A verb of change whose complement is a diet ("went vegan", "turned vegetarian"): True when read."""
+    comp = next((c for c in v.children if c.dep_ in ("acomp", "dobj", "oprd", "attr", "xcomp")
+                 and (c.lower_ in _DIETS or c.lemma_.lower() in _DIETS)), None)
+    if comp is None:
+        for p in _children(v, "prep"):  # "switched to vegan"
+            po = _child(p, "pobj")
+            if p.lower_ == "to" and po is not None and (po.lower_ in _DIETS or po.lemma_.lower() in _DIETS):
+                comp = po
+    if comp is None:
+        return False
+    subj = w.subject(st)
+    if subj is None or not subj.person or pol == "negate" or tense == "future":
+        return True
+    w.emit(subj, "diet", comp.lower_, v=v, pol=pol if pol == "cease" else "assert", tense="present", tv=tv,
+           value_toks=[comp], rule="diet_change", past_means_cease=False, change=True)
+    return True
+
+
+def switch_after_stop(w, sent) -> None:
+    """The sentence pattern of :func:`switched_to`, for a "switched to Y"
+    the clause walk does not reach ("switched to yerba mate, my stomach was
+    wrecked": an adverbial clause with a dropped subject)."""
+    from .subjects import subject_token
+
+    for t in sent:
+        if t.lemma_.lower() == "switch" and t.pos_ == "VERB" and t.dep_ not in ("ROOT", "conj"):
+            switched_to(w, t, subject_token(t), "assert", "past", t)

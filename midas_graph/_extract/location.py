@@ -1,0 +1,133 @@
+"""Where people live: "I live in X", "we moved to X", "I'm based in X", "moved out of X".
+
+A completed move is a present state; a planned one needs a date; "the
+deadline moved to Friday" is handed to :mod:`.events`.
+"""
+
+from __future__ import annotations
+
+from .events import event_change
+from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS
+from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _text, _value_of
+
+
+def location_preps(w, subj, head, pol, tense, tv, *, v, rule: str, cease_preps=("out", "away"),
+                    allowed=("in", "to", "into", "near", "outside", "at")) -> bool:
+    ctx = w.ctx
+    done = False
+    for p in _children(head, "prep"):
+        pl = p.lower_
+        if pl not in allowed and pl not in ("from",):
+            continue
+        o = _child(p, "pobj")
+        if o is None or o.pos_ == "PRON" or w.is_time_tok(o):
+            continue
+        if pl == "from":
+            continue
+        if not _is_name(o, ctx):
+            # "a small town near Lyon": keep the place only when it is anchored to a name
+            near = next((c for c in o.children if c.dep_ == "prep" and c.lower_ in ("near", "outside", "in", "of", "by")
+                         and _child(c, "pobj") is not None and _is_name(_child(c, "pobj"), ctx)), None)
+            if near is None or o.lemma_.lower() not in _PLACE_NOUNS:
+                continue
+            toks = [x for x in o.subtree if x.dep_ not in ("det",) and not x.is_punct and x.lower_ not in _DROP_ADJ]
+            w.emit(subj, "lives_in", _text(toks), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree),
+                       is_entity=False, conf=0.8, rule=rule)
+            done = True
+            continue
+        if _ent_of(o) is not None and _ent_of(o).label_ in ("ORG",) and rule != "based_in" and head.lemma_ != "live":
+            pass
+        for o2 in _conjuncts(o):
+            val, ent = _value_of(o2, ctx)
+            w.emit(subj, "lives_in", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o2.subtree), is_entity=ent, rule=rule)
+            done = True
+        if head.lemma_ in ("move", "relocate") and pl == "to":
+            break
+    return done
+
+
+def h_live(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    if subj is None or not subj.person and not _is_name(st, w.ctx):
+        return
+    location_preps(w, subj, v, pol, tense, tv, v=v, rule="live_in", allowed=("in", "near", "outside", "at", "on"))
+
+
+def h_move(w, v, st, pol, tense, tv) -> None:
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None:
+        # "the deadline moved to Friday"
+        if st is not None:
+            event_change(w, v, st, pol, tense, tv)
+        return
+    if not subj.person and not _is_name(st, ctx):
+        return
+    if pol != "assert" and pol != "cease":
+        return
+    if pol == "negate":
+        return
+    prt = _child(v, "prt")
+    preps = _children(v, "prep")
+    # "moved out of X" / "moved away from X"
+    outp = prt if prt is not None and prt.lower_ in ("out", "away") else next(
+        (p for p in preps if p.lower_ in ("out", "away")), None)
+    if outp is not None:
+        for p in preps + _children(outp, "prep"):
+            if p.lower_ in ("of", "from"):
+                o = _child(p, "pobj")
+                if o is not None and _is_name(o, ctx):
+                    w.emit(subj, "lives_in", _name_text(o), v=v, pol="cease", tense=tense, tv=tv, value_toks=list(o.subtree),
+                               is_entity=True, rule="move_out", past_means_cease=False)
+        return
+    if pol == "cease":
+        return
+    if prt is not None and prt.lower_ == "in" and not preps:
+        return
+    if tense == "past" or tense == "perfect":
+        tense_eff = "present"  # a completed move starts a current state
+    else:
+        tense_eff = tense
+    if tense == "present" and not any(c.lower_ in ("now", "finally", "officially") for c in v.children):
+        # "I move to Paris" (habitual / narrative present) is rare; accept only with a date
+        quals = w.qualifiers(v, set())
+        if not quals:
+            return
+    if tense == "progressive":
+        quals = w.qualifiers(v, set())
+        if not quals:
+            return
+        tense_eff = "future"
+    for c in v.children:
+        if c.dep_ == "advmod" and c.lower_ in _MOVE_ADVERBS:
+            preps = preps + _children(c, "prep")  # "moving back to Chicago"
+    for p in preps:
+        if p.lower_ in ("to", "into", "in"):
+            o = _child(p, "pobj")
+            if o is None or w.is_time_tok(o):
+                continue
+            if not (_is_name(o, ctx) or o.lemma_.lower() in _MOVE_PLACE_NOUNS):
+                continue
+            for o2 in _conjuncts(o):
+                val, ent = _value_of(o2, ctx)
+                w.emit(subj, "lives_in", val, v=v, pol="assert", tense=tense_eff, tv=tv, value_toks=list(o2.subtree),
+                           is_entity=ent, rule="move_to", past_means_cease=False)
+            break
+
+
+def h_base(w, v, st, pol, tense, tv) -> None:
+    """ "I'm based in Berlin" -> lives_in; "Acme is based in Berlin" -> headquarters."""
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None or pol == "negate":
+        return
+    ent = _ent_of(st) if st is not None else None
+    if not subj.person and ent is not None and ent.label_ == "ORG" or (st is not None and st.lower_ not in _FIRST and not subj.person
+                                                                   and ent is None):
+        for p in _children(v, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ in ("in", "out") and po is not None and _is_name(po, ctx):
+                w.emit(subj, "headquarters", _name_text(po), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree),
+                           is_entity=True, rule="based_in_org")
+        return
+    location_preps(w, subj, v, pol, tense, tv, v=v, rule="based_in")

@@ -1,0 +1,86 @@
+"""Numbers that change: "latency dropped to 180 ms", "the price went up to $30",
+"we cut the budget to $5k", "I weigh 70 kg".
+"""
+
+from __future__ import annotations
+
+from .lexicon import _CURRENCY, _FIRST, _METRICS, _METRIC_VERBS, _SECOND, _UNITS
+from .numbers import _NUM_UNIT_RE, _num_value, _parse_number
+from .subjects import owner_of
+from .tokens import _child, _children, _is_name, attr_key
+
+
+def metric_change(w, v, st, pol, tense, tv) -> bool:
+    """ "latency dropped to 180 ms", "the price went up to $30", "we cut the budget to $5k"."""
+    ctx = w.ctx
+    lemma = v.lemma_.lower()
+    if lemma not in _METRIC_VERBS:
+        return False
+    if st is None:
+        return False
+    h = st
+    transitive = False
+    if st.lower_ in _FIRST or st.lower_ in _SECOND or _is_name(st, ctx) and st.lower_ not in _METRICS:
+        # "we cut the budget to $5k"
+        o = _child(v, "dobj")
+        if o is None:
+            return False
+        h = o
+        transitive = True
+    if h.pos_ not in ("NOUN", "PROPN"):
+        return False
+    key = attr_key(h)
+    if key is None:
+        return False
+    num_tok = None
+    for p in _children(v, "prep"):
+        if p.lower_ in ("to", "at", "around", "about"):
+            po = _child(p, "pobj")
+            if po is not None:
+                num_tok = po
+                break
+    if num_tok is None and lemma in ("reach", "hit", "average", "be"):
+        num_tok = _child(v, "dobj", "attr")
+    if num_tok is None:
+        # "rent went up to $2,000" (the parse hangs the number under "up")
+        skip = {x.i for x in h.subtree} | {x.i for x in st.subtree}
+        for c in v.children:
+            if c.dep_ == "prep" and c.lower_ == "from":
+                skip |= {x.i for x in c.subtree}
+        for x in v.subtree:
+            if x.i in skip or x.i == v.i:
+                continue
+            if (x.like_num or _NUM_UNIT_RE.match(x.text) or any(c.dep_ == "nummod" and c.like_num for c in x.children)) \
+                    and x.dep_ in ("pobj", "dobj", "attr", "npadvmod", "appos"):
+                num_tok = x
+                break
+    if num_tok is None:
+        return False
+    num = _parse_number(num_tok)
+    if num is None:
+        return False
+    n, unit, ntoks = num
+    lem = h.lemma_.lower()
+    if not (lem in _METRICS or h.lower_ in _METRICS or key.split("_")[-1] in _METRICS
+            or unit in _UNITS.values() or unit in _CURRENCY.values()):
+        return False
+    if st.pos_ == "PRON" and not transitive:
+        return False
+    owner, explicit = owner_of(h, ctx)
+    if owner is None:
+        return False
+    w.emit(owner, key, _num_value(n, unit), v=v, pol="assert" if pol != "negate" else pol, tense="present", tv=tv, state=False,
+               value_toks=ntoks + [num_tok], unit=unit, number=n, rule="metric_change", conf=1.0)
+    return True
+
+
+def h_weigh(w, v, st, pol, tense, tv) -> None:
+    subj = w.subject(st)
+    o = _child(v, "dobj", "npadvmod", "attr")
+    if subj is None or not subj.person or o is None or tense not in ("present", "perfect"):
+        return
+    num = _parse_number(o)
+    if num is not None and num[1] in ("kg", "lb"):
+        n, unit, ntoks = num
+        w.emit(subj, "weight", _num_value(n, unit), v=v, pol=pol, tense="present", tv=tv, value_toks=ntoks + [o], unit=unit,
+                   number=n, rule="weigh")

@@ -1,0 +1,402 @@
+"""Work: employer and job title ("I work at X as Y", "I joined X", "I started at X",
+"I got a job at X", "I was promoted to Y", "I was hired by X", "I got laid off").
+
+Job titles are the nouns of ``schema/extract/work.toml`` (and any noun
+ending in one of its suffixes: "data engineer").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .events import event_change, named_event
+from .clauses import _verb_tense
+from .subjects import Subj
+from .habits import activity_text, is_activity
+from .lexicon import (_ACCEPT_JOB, _BAD_OBJECTS, _DROP_ADJ, _GROUPS, _INDUSTRIES, _JOBS, _JOB_SUFFIX_OK, _MADE_TITLES, _PLACE_LABELS,
+                      _SCHOOLS, _START_JOB, _START_OWN, _TITLES_WITH_OF, _TITLE_ACRONYMS, _WORKPLACES,
+                      _WORK_AT_NOT_EMPLOYER, _WORK_FOR_NOT_EMPLOYER)
+from .tokens import _child, _children, _ent_of, _is_name, _name_text, _np_text, _text, _value_of
+
+_ACRONYM_RE = re.compile(r"\b(" + "|".join(sorted(_TITLE_ACRONYMS)) + r")\b")
+
+
+def is_job(w, t) -> bool:
+    if t.pos_ not in ("NOUN", "PROPN") and not (t.dep_ in ("attr", "pobj") and _child(t, "det") is not None):
+        return False  # "busy volunteering"; but "a paramedic" tagged ADJ is a noun
+    lem = t.lemma_.lower()
+    low = t.lower_
+    if lem in _JOBS or low in _JOBS:
+        return True
+    if lem.endswith(_JOB_SUFFIX_OK):
+        return True
+    return False
+
+
+def job_title(w, t) -> str:
+    """The title a job noun heads: its modifiers ("senior data analyst"), and
+    the "of" phrase of a head or director ("head of the piano department")."""
+    toks = [t]
+    for c in t.children:
+        if c.i < t.i and c.dep_ in ("compound", "amod", "nmod") and c.lower_ not in _DROP_ADJ:
+            toks.extend(x for x in c.subtree if x.dep_ not in ("det", "punct", "advmod") and x.lower_ not in _DROP_ADJ)
+    for c in t.children:  # "head baker" parsed as "head", appos "baker"
+        if c.dep_ == "appos" and c.i == t.i + 1 and is_job(w, c):
+            toks.append(c)
+    if t.lemma_.lower() in _TITLES_WITH_OF:
+        for p in _children(t, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ == "of" and po is not None and not w.is_time_tok(po):
+                toks += [p, po]
+                toks.extend(x for c in po.children if c.i < po.i and c.dep_ in ("compound", "amod", "nmod")
+                            for x in c.subtree if not x.is_punct)
+    toks = [x for x in toks if not w.is_time_tok(x) or x.i == t.i]
+    toks.sort(key=lambda x: x.i)
+    text = _text(toks)
+    if t.lower_ in _TITLE_ACRONYMS:
+        return _ACRONYM_RE.sub(lambda m: m.group(1).upper(), text.lower())
+    return text.lower()
+
+
+def employer_from(w, t):
+    for p in _children(t, "prep"):
+        if p.lower_ in ("at", "for", "with", "of", "in"):
+            o = _child(p, "pobj")
+            if o is None:
+                continue
+            if p.lower_ == "in" and not (_is_name(o, w.ctx) and (_ent_of(o) is None or _ent_of(o).label_ == "ORG")):
+                continue
+            if p.lower_ == "of" and not _is_name(o, w.ctx):
+                continue
+            if o.lower_ in _BAD_OBJECTS or o.pos_ == "PRON":
+                continue
+            if w.is_time_tok(o):
+                continue
+            if not _is_name(o, w.ctx) and o.lemma_.lower() not in _WORKPLACES:
+                continue
+            return o
+    return None
+
+
+def job_noun(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
+    """Employer and title around a job noun: "a job at X as Y", "the head of maths job at X",
+    "the Globex residency"."""
+    ctx = w.ctx
+    for c in o.children:
+        if c.i > o.i or c.dep_ not in ("compound", "nmod", "amod"):
+            continue
+        if is_job(w, c):  # "the head of maths job", "a QA lead role"
+            w.emit(subj, "job_title", job_title(w, c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
+                   rule=rule, past_means_cease=False)
+        elif c.dep_ == "compound" and _is_name(c, ctx) and not w.is_time_tok(c) and \
+                not any(p.lower_ in ("at", "with", "for") for p in _children(o, "prep") + _children(v, "prep")):
+            w.emit(subj, "employer", _name_text(c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
+                   is_entity=True, rule=rule, past_means_cease=False)
+    for p in _children(o, "prep") + _children(v, "prep"):
+        po = _child(p, "pobj")
+        if po is None or w.is_time_tok(po):
+            continue
+        det = _child(po, "det")
+        if p.lower_ in ("at", "with", "for") and (_is_name(po, ctx) or det is not None and det.lower_ in ("a", "an")) \
+                and po.lower_ not in _BAD_OBJECTS:
+            val, ent = _value_of(po, ctx)
+            w.emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree), is_entity=ent,
+                       rule=rule, past_means_cease=False, conf=1.0 if ent else 0.8)
+        elif p.lower_ == "as" and (is_job(w, po) or _child(po, "det") is not None):
+            w.emit(subj, "job_title", job_title(w, po), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree),
+                       rule=rule, past_means_cease=False)
+
+
+def h_work(w, v, st, pol, tense, tv) -> None:
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None or not subj.person and not _is_name(st, ctx):
+        return
+    if tense == "future" or tense == "progressive" and any(c.lower_ in ("on",) for c in v.children):
+        return
+    for p in _children(v, "prep"):
+        pl = p.lower_
+        o = _child(p, "pobj")
+        if o is None or o.pos_ == "PRON" or w.is_time_tok(o):
+            continue
+        if pl in ("at", "for") and o.lower_ not in _WORK_AT_NOT_EMPLOYER:
+            if o.lower_ in _BAD_OBJECTS or o.lemma_.lower() in _WORK_FOR_NOT_EMPLOYER:
+                continue
+            det = _child(o, "det")
+            if not _is_name(o, ctx) and (det is None or det.lower_ not in ("a", "an")):
+                continue  # "I work at the shop": which shop is not said
+            if _child(o, "poss") is not None and _child(o, "poss").lower_ in ("my", "our"):
+                continue  # "I work for my dad" -- skip
+            val, ent = _value_of(o, ctx)
+            w.emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), is_entity=ent,
+                       conf=1.0 if ent else 0.8, rule="work_at")
+        elif pl == "as":
+            if is_job(w, o) or _child(o, "det") is not None:
+                w.emit(subj, "job_title", job_title(w, o), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), rule="work_as")
+                emp = employer_from(w, o)
+                if emp is not None:
+                    val, ent = _value_of(emp, ctx)
+                    w.emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(emp.subtree), is_entity=ent, rule="work_as_at")
+        elif pl == "in" and _is_name(o, ctx) and (_ent_of(o) is None or _ent_of(o).label_ in _PLACE_LABELS):
+            w.emit(subj, "work_location", _name_text(o), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(o.subtree), is_entity=True,
+                       conf=0.8, rule="work_in")
+        elif pl == "in" and o.lemma_.lower() in _INDUSTRIES:
+            w.emit(subj, "industry", o.lower_, v=v, pol=pol, tense=tense, tv=tv, value_toks=[o], rule="work_in_field", conf=0.9)
+
+
+def h_join(w, v, st, pol, tense, tv) -> None:
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None or not subj.person and not _is_name(st, ctx) or pol == "negate":
+        return
+    if tense in ("future", "progressive") and not w.qualifiers(v, set()):
+        return
+    o = _child(v, "dobj")
+    if o is None or o.pos_ == "PRON":
+        return
+    t_eff = "present" if tense in ("past", "perfect") else tense
+    if _is_name(o, ctx):
+        ent = _ent_of(o)
+        if ent is not None and ent.label_ in ("LOC", "FAC"):
+            return
+        w.emit(subj, "employer", _name_text(o), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(o.subtree), is_entity=True,
+                   rule="join_employer", past_means_cease=False)
+        for p in _children(v, "prep"):
+            if p.lower_ == "as":
+                jo = _child(p, "pobj")
+                if jo is not None:
+                    w.emit(subj, "job_title", job_title(w, jo), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(jo.subtree),
+                               rule="join_as", past_means_cease=False)
+        return
+    lem = o.lemma_.lower()
+    if lem in _GROUPS:
+        w.emit(subj, "member_of", _np_text(o), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(o.subtree), rule="join_group",
+                   conf=0.8, past_means_cease=False)
+
+
+def h_start(w, v, st, pol, tense, tv) -> None:
+    """ "I started at Google", "I started a new job at Stripe", "the launch starts on May 3"."""
+    ctx = w.ctx
+    subj = w.subject(st)
+    if subj is None:
+        if st is not None:
+            event_change(w, v, st, pol, tense, tv)
+        return
+    if _is_name(st, ctx) and not subj.person and st.lower_ not in ctx.names:
+        named_event(w, v, st, pol, tense, tv)
+        return
+    if pol == "negate":
+        return
+    if tense in ("future", "progressive") and not w.qualifiers(v, set()):
+        return
+    t_eff = "present" if tense in ("past", "perfect") else tense
+    o = _child(v, "dobj")
+    if o is not None and o.lemma_.lower() in _START_JOB:
+        job_noun(w, subj, o, v, pol, t_eff, tv, rule="start_job")
+        return
+    if o is not None and o.lemma_.lower() in _START_OWN:
+        return
+    if o is not None and o.lemma_.lower() in _SCHOOLS:
+        for p in _children(v, "prep") + _children(o, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ in ("at", "in") and po is not None and _is_name(po, ctx) and not w.is_time_tok(po):
+                w.emit(subj, "school", _name_text(po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
+                           is_entity=True, rule="start_school", past_means_cease=False)
+        return
+    if o is not None and is_activity(o):
+        # "I started intermittent fasting", "I've started water aerobics"
+        w.emit(subj, "habit", activity_text(o), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(o.subtree),
+               rule="start_activity", past_means_cease=False, conf=0.9)
+        return
+    # "I start at Shopify on July 8": a present-tense start with a date is scheduled
+    ahead = 1 if tense == "present" else None
+    for p in _children(v, "prep"):
+        if p.lower_ in ("at", "with"):
+            po = _child(p, "pobj")
+            if po is not None and _is_name(po, ctx):
+                w.emit(subj, "employer", _name_text(po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
+                       is_entity=True, rule="start_at", past_means_cease=False, direction=ahead)
+        if p.lower_ == "as":
+            po = _child(p, "pobj")
+            if po is not None and is_job(w, po):
+                w.emit(subj, "job_title", job_title(w, po), v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(po.subtree),
+                       rule="start_as", past_means_cease=False, direction=ahead)
+
+
+def h_promote(w, v, st, pol, tense, tv) -> None:
+    """ "I was promoted to team lead"; "Got promoted! Senior designer as of today." (the title in the next sentence)."""
+    subj = w.subject(st)
+    if subj is None or not subj.person or pol == "negate":
+        return
+    w.ctx.state["promoted"] = subj  # a title may follow as a fragment
+    for p in _children(v, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ == "to" and po is not None:
+            w.emit(subj, "job_title", job_title(w, po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
+                       rule="promoted_to", past_means_cease=False)
+            return
+    for x in _children(v, "xcomp"):
+        # "promoted to head of design" parsed as a to-infinitive
+        toks = [y for y in x.subtree if y.dep_ != "aux" and not y.is_punct and not w.is_time_tok(y)]
+        if 0 < len(toks) <= 5:
+            w.emit(subj, "job_title", _text(toks).lower(), v=v, pol="assert", tense="present", tv=tv, value_toks=toks,
+                       rule="promoted_to", past_means_cease=False)
+
+
+def h_hire(w, v, st, pol, tense, tv) -> None:
+    ctx = w.ctx
+    # passive: "I got hired by Google", "I was hired at Stripe as a designer"
+    if pol == "negate":
+        return
+    if _child(v, "nsubjpass") is None:
+        # active: "Globex hired me as a designer", "the museum has hired me as their coordinator"
+        o = _child(v, "dobj")
+        hired = w.subject(o) if o is not None and o.pos_ == "PRON" else None
+        if hired is None or not hired.person or tense == "future":
+            return
+        if st is not None and _is_name(st, ctx) and st.lower_ not in ctx.names:
+            w.emit(hired, "employer", _name_text(st), v=v, pol="assert", tense="present", tv=tv,
+                   value_toks=list(st.subtree), is_entity=True, rule="hired_me", past_means_cease=False)
+        for p in _children(v, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ == "as" and po is not None and is_job(w, po):
+                w.emit(hired, "job_title", job_title(w, po), v=v, pol="assert", tense="present", tv=tv,
+                       value_toks=list(po.subtree), rule="hired_me_as", past_means_cease=False)
+        return
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    for c in v.children:
+        if c.dep_ in ("agent", "prep") and c.lower_ in ("by", "at"):
+            po = _child(c, "pobj")
+            if po is not None and _is_name(po, ctx):
+                w.emit(subj, "employer", _name_text(po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
+                           is_entity=True, rule="hired_by", past_means_cease=False)
+        if c.dep_ == "prep" and c.lower_ == "as":
+            po = _child(c, "pobj")
+            if po is not None:
+                w.emit(subj, "job_title", job_title(w, po), v=v, pol="assert", tense="present", tv=tv, value_toks=list(po.subtree),
+                           rule="hired_as", past_means_cease=False)
+
+
+def h_fire(w, v, st, pol, tense, tv) -> None:
+    # "I got laid off", "I was fired from Acme"
+    if _child(v, "nsubjpass") is None or pol == "negate" or tense == "future":
+        return
+    if v.lemma_ == "lay" and not any(c.lower_ == "off" for c in v.children):
+        return
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    val = ""
+    toks = []
+    for c in v.children:
+        if c.dep_ == "prep" and c.lower_ in ("from", "at", "by"):
+            po = _child(c, "pobj")
+            if po is not None and _is_name(po, w.ctx):
+                val, toks = _name_text(po), list(po.subtree)
+    w.emit(subj, "employer", val, v=v, pol="cease", tense="present", tv=tv, value_toks=toks, is_entity=bool(val), rule="laid_off")
+
+
+def h_make(w, v, st, pol, tense, tv) -> None:
+    """ "Tom has been made head of sales", "Priya got made a partner at her firm": a new title."""
+    if _child(v, "nsubjpass") is None or pol == "negate" or tense == "future":
+        return
+    subj = w.subject(st)
+    if subj is None or not subj.person:
+        return
+    title = next((c for c in v.children if c.dep_ in ("oprd", "dobj", "attr", "xcomp") and c.pos_ in ("NOUN", "PROPN")), None)
+    if title is None or not (is_job(w, title) or title.lemma_.lower() in _MADE_TITLES):
+        return
+    w.emit(subj, "job_title", job_title(w, title), v=v, pol="assert", tense="present", tv=tv,
+           value_toks=list(title.subtree), rule="made_title", past_means_cease=False)
+    for p in _children(v, "prep") + _children(title, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ == "at" and po is not None and _is_name(po, w.ctx) and not w.is_time_tok(po):
+            w.emit(subj, "employer", _name_text(po), v=v, pol="assert", tense="present", tv=tv,
+                   value_toks=list(po.subtree), is_entity=True, rule="made_title_at", past_means_cease=False)
+
+
+def h_accept(w, v, st, pol, tense, tv) -> None:
+    """ "She accepted a position at the Royal Library", "I took a job at Initech", "I landed a role at X"."""
+    subj = w.subject(st)
+    if subj is None or not subj.person or pol == "negate" or tense in ("future", "progressive"):
+        return
+    o = _child(v, "dobj")
+    if o is None or o.lemma_.lower() not in _ACCEPT_JOB:
+        return
+    job_noun(w, subj, o, v, pol, "present", tv, rule="accept_job")
+
+
+def last_day(w, sent) -> None:
+    """ "Today was my last day at Deloitte", "My last day at Amazon will be June 14",
+    "last day at the library today": the employer ends then (the sentence's
+    date, else when it is said)."""
+    day = next((t for t in sent if t.lemma_.lower() == "day" and any(c.dep_ == "amod" and c.lower_ in ("last", "final")
+                                                                     for c in t.children)), None)
+    if day is None or _is_question_like(sent):
+        return
+    ctx = w.ctx
+    where = None
+    for h in (day, day.head):
+        for p in _children(h, "prep"):
+            po = _child(p, "pobj")
+            if p.lower_ in ("at", "with", "for") and po is not None and not w.is_time_tok(po):
+                where = po
+                break
+        if where is not None:
+            break
+    if where is None:
+        return
+    poss = _child(day, "poss")
+    if poss is not None and poss.lower_ not in ("my", "our"):
+        owner = w.subject(poss) if poss.pos_ != "PRON" else None
+        if owner is None:
+            return
+    else:
+        owner = w.subject(poss) if poss is not None else None
+        if owner is None:
+            owner = Subj(ctx.speaker, True, 1.0, True, None)
+    if _is_name(where, ctx):
+        value, ent = _name_text(where), True
+    elif where.lemma_.lower() in _WORKPLACES or where.lemma_.lower() in ("work", "job", "office"):
+        value, ent = "", False  # "at the library": the one they work at
+    elif where.pos_ in ("NOUN", "PROPN") and where.is_alpha and _child(where, "det") is None \
+            and where.lemma_.lower() not in _SCHOOLS | _BAD_OBJECTS | _LAST_DAY_NOT_EMPLOYER:
+        # "last day at dell today", typed in lower case: a bare noun after "last day at" names the employer
+        toks = [c for c in where.subtree if c.dep_ == "compound" and c.i < where.i] + [where]
+        value, ent = " ".join(t.text[:1].upper() + t.text[1:] for t in sorted(toks, key=lambda t: t.i)), True
+    else:
+        return
+    span = {x.i for x in day.subtree} | {day.i}
+    when = next((t for t in sent if w.is_time_tok(t) and t.i not in span and t.i != day.i
+                 and not any(c.i == t.i for c in day.children)), None)
+    tense = _verb_tense(sent.root) if sent.root.pos_ in ("VERB", "AUX") else "present"
+    vf = None
+    if when is not None:
+        tr = w.resolve_time_tok(when, 1 if tense in ("future", "present") else -1)
+        vf = tr.start if tr is not None else None
+    w.emit(owner, "employer", value, v=sent.root, pol="cease", tense="present", tv=sent.root, value_toks=list(where.subtree),
+           is_entity=ent, rule="last_day", past_means_cease=False, valid_from=vf or ctx.ref, state=False)
+
+
+def promotion_title(w, sent) -> None:
+    """The title after "Got promoted!": a fragment that is a job ("Senior designer as of today.")."""
+    subj = w.ctx.state.pop("promoted", None)
+    if subj is None or any(c.subject == subj.name and c.attribute == "job_title" for c in w.ctx.claims):
+        return
+    root = sent.root
+    h = root if root.pos_ in ("NOUN", "PROPN") else next((t for t in sent if t.pos_ == "NOUN" and is_job(w, t)), None)
+    if h is None or not is_job(w, h) or any(t.dep_ in ("nsubj", "nsubjpass") for t in sent):
+        return
+    w.emit(subj, "job_title", job_title(w, h), v=root, pol="assert", tense="present", tv=root, value_toks=list(h.subtree),
+           rule="promoted_title", past_means_cease=False)
+
+
+#: "last day at camp/home/sea": a bare noun that names no employer
+_LAST_DAY_NOT_EMPLOYER = frozenset({"camp", "home", "sea", "church", "the", "gym", "hospital", "rehab", "practice",
+                                   "training", "summer", "college", "school", "uni", "university", "kindergarten"})
+
+
+def _is_question_like(sent) -> bool:
+    return sent.text.strip().endswith("?")

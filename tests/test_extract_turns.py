@@ -1,0 +1,175 @@
+"""Issue 17 extraction rules, with the real spaCy pipeline and sentences
+written for these tests (not taken from LoCoMo or the assistant set).
+
+Reference time: Friday 2024-05-10 12:00 UTC; speaker "Imke", listener
+"assistant" unless a case says otherwise. Each rule has a positive case
+and, where the rule could over-fire, a case where it must stay silent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from midas_graph._extract import confirms, extract
+
+UTC = dt.timezone.utc
+REF = dt.datetime(2024, 5, 10, 12, 0, tzinfo=UTC)
+A, C = "assert", "cease"
+
+
+@pytest.fixture(scope="module")
+def nlp(spacy_nlp):
+    return spacy_nlp
+
+
+def run(nlp, text, prompt=None, speaker="Imke", listener="assistant"):
+    return extract(text, speaker=speaker, reference_time=REF, listener=listener, doc=nlp(text), prompt=prompt)
+
+
+def triples(ex):
+    return {(c.subject, c.attribute, c.value, c.polarity) for c in ex.claims}
+
+
+CASES = [
+    # work: starts, titles, hires, last days, promotions
+    ("I started working at Kestrel Labs as a product manager.",
+     {("Imke", "employer", "Kestrel Labs", A), ("Imke", "job_title", "product manager", A)}),
+    ("My sister Priya started at Northwind as a staff nurse in June.",
+     {("Imke's sister", "employer", "Northwind", A), ("Imke's sister", "job_title", "staff nurse", A)}),
+    ("Globex hired me as their first designer.",
+     {("Imke", "employer", "Globex", A), ("Imke", "job_title", "designer", A)}),
+    ("Kofi accepted a position at the Harbor Museum.", {("Kofi", "employer", "Harbor Museum", A)}),
+    ("I've been made head of the science department.", {("Imke", "job_title", "head of science department", A)}),
+    ("Got promoted! Senior designer as of today.", {("Imke", "job_title", "senior designer", A)}),
+    ("Today was my last day at Pellham Insurance.", {("Imke", "employer", "Pellham Insurance", C)}),
+    ("My last day at Umbrella Corp will be June 14.", {("Imke", "employer", "Umbrella Corp", C)}),
+    # diets and habits
+    ("I went vegan last month.", {("Imke", "diet", "vegan", A)}),
+    ("I turned pescatarian after that documentary.", {("Imke", "diet", "pescatarian", A)}),
+    ("I switched to vegan in January.", {("Imke", "diet", "vegan", A)}),
+    ("I don't drink soda anymore", {("Imke", "drinks", "soda", C)}),
+    ("I've stopped knitting, my hands hurt too much.", {("Imke", "habit", "knitting", C)}),
+    ("I started bouldering at the new gym.", {("Imke", "habit", "bouldering", A)}),
+    ("I stopped the keto diet.", {("Imke", "habit", "keto diet", C)}),
+    ("i dont drink soda anymore. switched to iced tea, my teeth were complaining",
+     {("Imke", "drinks", "soda", C), ("Imke", "drinks", "iced tea", A)}),
+    ("I started eating chicken again so I'm an omnivore now I guess.", {("Imke", "diet", "omnivore", A)}),
+    # lower-case chat: a bare noun after "last day at" is the employer
+    ("last day at pellham today. they got me flowers", {("Imke", "employer", "Pellham", C)}),
+    # a heading word the parser makes the subject ("Correction: ...", "Update: ...")
+    ("Update: my cousin lives in Tromso now.", {("Imke's cousin", "lives_in", "Tromso", A)}),
+]
+
+
+@pytest.mark.parametrize("text,expected", CASES, ids=[c[0][:40] for c in CASES])
+def test_phrasings_people_use_are_read(nlp, text, expected):
+    got = triples(run(nlp, text))
+    assert expected <= got, got
+
+
+def test_a_last_day_is_dated_and_a_scheduled_one_in_the_future(nlp):
+    [c] = run(nlp, "Today was my last day at Pellham Insurance.").claims
+    assert c.valid_from.date() == REF.date()
+    [c] = run(nlp, "My last day at Umbrella Corp will be June 14.").claims
+    assert c.valid_from.date() == dt.date(2024, 6, 14)
+
+
+def test_a_diet_change_is_marked_as_a_change(nlp):
+    [c] = run(nlp, "I switched to vegan in January.").claims
+    assert c.change and c.valid_from.date() == dt.date(2024, 1, 1)
+    [c] = run(nlp, "I'm pescatarian these days.").claims  # a diet that excludes the others
+    assert c.change and c.attribute == "diet"
+    assert not any(c.change for c in run(nlp, "I live in Tromso.").claims)
+
+
+@pytest.mark.parametrize("text", [
+    "I started looking into it.",          # a gerund that is no activity
+    "Do you know when her last day is?",   # a question
+    "I might go vegan someday.",           # not a change that happened
+])
+def test_what_is_not_a_change_gives_nothing(nlp, text):
+    ex = run(nlp, text)
+    assert not [c for c in ex.claims if c.attribute in ("habit", "diet", "employer")], triples(ex)
+
+
+# --- corrections ------------------------------------------------------------------
+
+@pytest.mark.parametrize("text,value,replaces", [
+    ("I told you Fernhill yesterday but I meant Foxhill.", "Foxhill", "Fernhill"),
+    ("Sorry, I said Brightwell but I meant Brightmoor.", "Brightmoor", "Brightwell"),
+    ("I said 40 but it's actually 45.", "45", "40"),
+    ("Quick fix: I said Tuesday but I meant Thursday.", "2024-05-16", "2024-05-14"),
+])
+def test_said_x_but_meant_y_corrects_x(nlp, text, value, replaces):
+    [c] = [c for c in run(nlp, text).claims if c.correction]
+    assert (str(c.value), c.replaces) == (value, replaces)
+
+
+@pytest.mark.parametrize("text,value", [
+    ("Correction: that's Birch Hollow Lane.", "Birch Hollow Lane"),
+    ("Scratch that, it's Harrogate.", "Harrogate"),
+    ("I misspoke, it's Harrogate.", "Harrogate"),
+])
+def test_a_bare_correction_names_its_value_but_no_attribute(nlp, text, value):
+    [c] = run(nlp, text).claims
+    assert c.correction and c.attribute == "" and c.value == value
+
+
+def test_a_day_of_the_month_corrects_a_day(nlp):
+    [c] = run(nlp, "Actually it's the 23rd, not the 21st.").claims
+    assert c.correction and c.replaces == "---21"
+
+
+# --- answers to the other speaker's question ----------------------------------------
+
+@pytest.mark.parametrize("prompt,text,expected", [
+    ("How was the move? Where did you end up?", "Duluth!! freezing here", ("Imke", "lives_in", "Duluth")),
+    ("Where are you living these days?", "Leeds, been here since 2020", ("Imke", "lives_in", "Leeds")),
+    ("What do you do for work?", "Paramedic, mostly night shifts.", ("Imke", "job_title", "paramedic")),
+    ("Who's Tomasz?", "my brother-in-law", ("Imke", "brother_in_law", "Tomasz")),
+    ("What's your cat called?", "Pickle", ("Imke", "has_cat", "Pickle")),
+    ("How old are you?", "52", ("Imke", "age", 52)),
+    ("Any particular brand you like?", "clipper, the green box", ("Imke", "favorite_brand", "clipper")),
+    ("Congrats! When do you start at Initech?", "the 3rd of June!", ("Imke", "employer", "Initech")),
+])
+def test_a_fragment_answer_takes_the_slot_of_the_question(nlp, prompt, text, expected):
+    got = {(c.subject, c.attribute, c.value) for c in run(nlp, text, prompt=prompt).claims}
+    assert expected in got, got
+
+
+@pytest.mark.parametrize("prompt,text", [
+    ("Where did you end up?", "Thanks for asking!"),       # no value
+    ("Where did you end up?", "I love it here, honestly."),  # a clause, not a fragment
+    ("I hope the move went well.", "Duluth!!"),             # no question asked
+])
+def test_no_question_or_no_fragment_gives_no_answer(nlp, prompt, text):
+    assert not [c for c in run(nlp, text, prompt=prompt).claims if c.rule.startswith("answer_")]
+
+
+def test_without_a_prompt_a_fragment_is_unparsed_and_said_so(nlp):
+    ex = run(nlp, "Duluth!! freezing here")
+    assert ex.claims == [] and ex.unparsed
+
+
+def test_confirmations():
+    assert confirms("yes, that's right", "So you work at Globex now, right?")
+    assert confirms("Correct.", "Noted: you moved to Duluth.")
+    assert not confirms("yes", "Do you want a reminder?")  # answers the question, confirms nothing
+    assert not confirms("yes, and also my sister is moving in with me next week", "Noted: you moved.")
+
+
+def test_an_answer_giving_a_start_date_dates_the_employer(nlp):
+    [c] = run(nlp, "the 3rd of June!", prompt="When do you start at Initech?").claims
+    assert c.valid_from.date() == dt.date(2024, 6, 3)
+
+
+def test_a_labelled_correction_keeps_its_subject_and_the_day_it_replaces(nlp):
+    [c] = run(nlp, "Correction: Marta's recital is the 12th of October, not the 5th.").claims
+    assert (c.subject, c.attribute, c.value, c.correction, c.replaces) == \
+        ("Marta", "recital_date", "2024-10-12", True, "---05")
+
+
+def test_switching_without_a_stopped_habit_gives_nothing(nlp):
+    assert run(nlp, "I switched to a new phone plan.").claims == []

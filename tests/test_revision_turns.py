@@ -1,0 +1,112 @@
+"""Issue 17 revision of what a turn says, end to end (real spaCy, embedder,
+NLI, database): corrections land on the belief they correct, a change of
+diet replaces the old one, the agent's turns are no user facts until the
+user confirms them, and an answer takes the slot of the question asked.
+Sentences are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+pytestmark = pytest.mark.engine
+
+
+@pytest.fixture
+def mem(models_mem):
+    return models_mem
+
+
+def cur(mem, subject, attribute):
+    return sorted(str(f.value) for f in mem.current(subject, attribute))
+
+
+def test_said_x_meant_y_retracts_x_and_leaves_the_title(mem):
+    mem.add_episode("I work at Brightwell as a data engineer.", speaker="Imke", reference_time="2024-03-01")
+    r = mem.add_episode("Sorry, I said Brightwell but I meant Brightmoor.", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "employer") == ["Brightmoor"]
+    assert cur(mem, "Imke", "job_title") == ["data engineer"]
+    assert [f.value for f in r.superseded] == ["Brightwell"]
+
+
+def test_a_bare_date_correction_lands_on_the_latest_date_not_on_a_name(mem):
+    mem.add_episode("I work at Brightwell.", speaker="Imke", reference_time="2024-03-01")
+    mem.add_episode("Our wedding is on March 17.", speaker="Imke", reference_time="2024-03-05")
+    mem.add_episode("but I meant March 21", speaker="Imke", reference_time="2024-03-06")
+    assert cur(mem, "Imke", "wedding_date") == ["2024-03-21"]
+    assert cur(mem, "Imke", "employer") == ["Brightwell"]
+
+
+def test_a_bare_name_correction_with_no_like_belief_is_not_applied_and_says_so(mem):
+    mem.add_episode("I work at Brightwell.", speaker="Imke", reference_time="2024-03-01")
+    r = mem.add_episode("Correction: that's Birch Hollow Lane.", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "employer") == ["Brightwell"]
+    assert r.facts == [] and r.superseded == []
+    assert any("correction not applied" in n for n in r.notes)
+
+
+def test_a_bare_name_correction_lands_on_the_name_it_resembles(mem):
+    mem.add_episode("I work at Brightwell.", speaker="Imke", reference_time="2024-03-01")
+    mem.add_episode("I live in Harrowgate.", speaker="Imke", reference_time="2024-03-02")
+    mem.add_episode("Correction: it's Harrogate.", speaker="Imke", reference_time="2024-03-03")
+    assert cur(mem, "Imke", "lives_in") == ["Harrogate"]
+    assert cur(mem, "Imke", "employer") == ["Brightwell"]
+
+
+def test_a_day_correction_keeps_the_month(mem):
+    mem.add_episode("My start date is May 21.", speaker="Imke", reference_time="2024-05-01")
+    mem.add_episode("Correction: it's the 23rd, not the 21st.", speaker="Imke", reference_time="2024-05-02")
+    assert cur(mem, "Imke", "start_date") == ["2024-05-23"]
+
+
+def test_going_vegan_ends_vegetarian(mem):
+    mem.add_episode("I'm vegetarian.", speaker="Imke", reference_time="2023-06-01")
+    r = mem.add_episode("I went fully vegan last month.", speaker="Imke", reference_time="2024-02-10")
+    assert cur(mem, "Imke", "diet") == ["vegan"]
+    assert [f.value for f in r.superseded] == ["vegetarian"]
+    assert [f.value for f in mem.as_of("Imke", "diet", valid_at="2023-12-01")] == ["vegetarian"]
+
+
+def test_a_last_day_ends_employer_and_title(mem):
+    mem.add_episode("I work at Pellham Insurance as an actuary.", speaker="Imke", reference_time="2023-01-01")
+    mem.add_episode("Today was my last day at Pellham Insurance.", speaker="Imke", reference_time="2024-04-30")
+    assert cur(mem, "Imke", "employer") == [] and cur(mem, "Imke", "job_title") == []
+
+
+def test_the_agents_turn_is_no_user_fact_until_confirmed(mem):
+    r = mem.add_episode("Updated: Lucia is a pharmacist now.", speaker="assistant", reference_time="2024-03-01")
+    assert r.facts == [] and any("agent" in n for n in r.notes)
+    assert cur(mem, "Lucia", "job_title") == []
+    mem.add_episode("The movers finally left.", speaker="Imke", reference_time="2024-03-02")
+    mem.add_episode("So you moved to Duluth, right?", speaker="assistant", reference_time="2024-03-02")
+    r = mem.add_episode("yes, that's right", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "lives_in") == ["Duluth"]
+    assert all(f.provenance == "user_confirmation" for f in r.facts) and r.unparsed == []
+
+
+def test_an_answer_takes_the_slot_of_the_question_asked(mem):
+    mem.add_episode("I live in Fargo.", speaker="Imke", reference_time="2024-01-01")
+    mem.add_episode("How did the move go? Where did you end up?", speaker="assistant", reference_time="2024-02-01")
+    r = mem.add_episode("Duluth!! it's minus 20 out", speaker="Imke", reference_time="2024-02-01")
+    assert cur(mem, "Imke", "lives_in") == ["Duluth"]
+    assert [f.value for f in r.superseded] == ["Fargo"]
+
+
+def test_restating_reports_no_closing_again(mem):
+    mem.add_episode("I live in Fargo.", speaker="Imke", reference_time="2024-01-01")
+    mem.add_episode("I moved to Duluth.", speaker="Imke", reference_time="2024-02-01")
+    r = mem.add_episode("I live in Duluth.", speaker="Imke", reference_time="2024-02-05")
+    assert r.superseded == []
+
+
+def test_an_exclusive_diet_replaces_another_but_not_a_restriction(mem):
+    mem.add_episode("I've been vegetarian for years.", speaker="Imke", reference_time="2023-01-01")
+    mem.add_episode("I'm halal too.", speaker="Imke", reference_time="2023-01-02")
+    mem.add_episode("I started eating fish again so I'm pescatarian now.", speaker="Imke", reference_time="2024-02-01")
+    assert "vegetarian" not in cur(mem, "Imke", "diet") and "pescatarian" in cur(mem, "Imke", "diet")
+
+
+def test_a_labelled_correction_of_a_day_lands_on_that_date(mem):
+    mem.add_episode("Marta's recital is on October 5.", speaker="Imke", reference_time="2024-09-01")
+    mem.add_episode("Correction: Marta's recital is the 12th of October, not the 5th.", speaker="Imke",
+                    reference_time="2024-09-02")
+    assert cur(mem, "Marta", "recital_date") == ["2024-10-12"]
