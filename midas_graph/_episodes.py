@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import _people
+from . import _importance, _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, extract
@@ -118,6 +118,7 @@ class Ingest:
         self.index = EntityIndex(mem._store, mem._embedder)
         self._last_speaker: dict[str, str] = {}  # group -> speaker of its last episode
         self._people: dict[str, _people.Tracker] = {}  # group -> the people of its last turns
+        self._turns = _importance.Turns()  # group -> who asked the last question
 
     def forget(self, group_id: str) -> None:
         """Drop what this process keeps about a group (after it was deleted):
@@ -125,20 +126,22 @@ class Ingest:
         self.index.forget()
         self._last_speaker.pop(group_id, None)
         self._people.pop(group_id, None)
+        self._turns.forget(group_id)
 
     def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
         from ._memory import _progress
 
         items = [self._with_listener(e) for e in items]
         now = self.mem.now()
-        extractions = self._extract(items, now)
+        content: list[_importance.ContentSignals] = []
+        extractions = self._extract(items, now, content)
         vectors = self._embed(items, extractions)
         results: list[EpisodeResult] = []
         bar = _progress(len(items), progress, "episodes", threshold=200)
         try:
             for i, (item, ex) in enumerate(zip(items, extractions)):
                 try:
-                    results.append(self._one(item, ex, vectors))
+                    results.append(self._one(item, ex, vectors, content[i]))
                 except InvalidInputError:
                     raise
                 except Exception as exc:  # the others stay stored; say which one failed
@@ -161,7 +164,8 @@ class Ingest:
             return replace(e, listener=last)
         return e
 
-    def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime) -> list[tuple[Extraction, _people.People]]:
+    def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime,
+                 content: list[_importance.ContentSignals]) -> list[tuple[Extraction, _people.People]]:
         """Claims, mentions and people of each episode (of its
         :func:`extraction_text`), parsed once, in batches of at most
         EXTRACT_BATCH_CHARS characters; the people of a turn are read from
@@ -183,6 +187,7 @@ class Ingest:
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
                 out.append(_people_claims(e, ex, people))
+                content.append(_importance.content_signals(doc))  # from the same doc (docs/forgetting.md)
             batch.clear()
 
         for e in items:
@@ -219,7 +224,7 @@ class Ingest:
 
     # -- one episode, one transaction ------------------------------------------------
     def _one(self, item: EpisodeIn, extracted: tuple[Extraction, _people.People],
-             vectors: dict[str, np.ndarray]) -> EpisodeResult:
+             vectors: dict[str, np.ndarray], content: _importance.ContentSignals) -> EpisodeResult:
         ex, people = extracted
         mem, store = self.mem, self.mem._store
         created: list[tuple[Entity, np.ndarray | None]] = []
@@ -234,11 +239,13 @@ class Ingest:
             )
             sentences = np.asarray([vectors[d] for d in sentence_documents(item.speaker, item.content)],
                                    dtype=np.float32).tobytes()
-            store.create_episode(ep, _bytes(vectors.get(episode_document(item.speaker, item.content))), sentences)
+            key = store.create_episode(ep, _bytes(vectors.get(episode_document(item.speaker, item.content))), sentences)
             names = self._surfaces(item, ex, people)
             ids, created = self._resolve(item, ep.id, names, vectors, now, people)
             store.link_mentions(ep.id, [ids[n] for n in names], ep.group_id)
             facts, closed = self._revise(ep, ex.claims, ids, vectors, now)
+            ep = _importance.score(mem, ep, facts, closed, content, self._turns.answers(item.group_id, item.speaker, content))
+            store.set_importance(ep, key)
             mem._store.set_meta("last_tx", now.isoformat())
         for ent, vec in created:  # committed: the similarity index may use them now
             self.index.note(ent.group_id, ent.id, ent.name, vec)
