@@ -31,6 +31,8 @@ TEMPLATES = [
     "My favorite food is {f}.",
     "Actually my favorite food is {g}.",
     "haha ok",
+    "lol",
+    "Sounds fun!",
     "How was your weekend?",
     "We watched a film about {a} with friends.",
 ]
