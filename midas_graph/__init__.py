@@ -24,6 +24,7 @@ from ._types import Entity, Episode, EpisodeResult, Fact
 
 if TYPE_CHECKING:
     from ._context import Context, ContextItem
+    from ._forget import ForgetReport
     from ._recall import Hit
     from ._timeline import plot_timeline
 
@@ -32,7 +33,8 @@ __version__ = "0.1.0"
 # Imported on first use (``from midas_graph import Context`` works as ever):
 # ranking pulls in numpy and the recall code, the plot matplotlib, and a CLI
 # call that needs no model should not pay for them (tests/test_cli_imports.py).
-_LAZY = {"Context": "._context", "ContextItem": "._context", "Hit": "._recall", "plot_timeline": "._timeline"}
+_LAZY = {"Context": "._context", "ContextItem": "._context", "Hit": "._recall", "plot_timeline": "._timeline",
+         "ForgetReport": "._forget"}
 
 
 def __getattr__(name: str) -> Any:
@@ -59,6 +61,7 @@ __all__ = [
     "Episode",
     "EpisodeResult",
     "Fact",
+    "ForgetReport",
     "GuardDecision",
     "Hit",
     "InvalidInputError",

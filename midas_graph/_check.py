@@ -36,6 +36,9 @@ list means the database is sound). It never writes. The rules:
   entities of its group, and the links form no cycle (docs/people.md).
 * ``slot``: each revision slot lists exactly the held versions of its
   (subject, attribute), with their values and ends.
+* ``tier``: a cold episode (``Memory.forget``, docs/forgetting.md) has no
+  vectors and is none that forgetting must keep: the source of a fact
+  version, one that closed a belief, a ``user_confirmation`` one.
 
 The attribute registry used is the memory's own (``Memory(attributes=...)``):
 open a database with the registry it was written with.
@@ -58,7 +61,7 @@ from ._types import Fact
 if TYPE_CHECKING:
     from ._memory import Memory
 
-RULES = ("schema", "digest", "interval", "versions", "overlap", "successor", "cycle", "episode", "subject", "names", "slot")
+RULES = ("schema", "digest", "interval", "versions", "overlap", "successor", "cycle", "episode", "subject", "names", "slot", "tier")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +154,24 @@ def _rules(mem: Memory, store, group_id: str | None, out: _Report) -> None:
     _names(entities, store, group_id, out)
     _links(entities, store, group_id, out)
     _slots(facts, entities, store, group_id, out)
+    _tiers(facts, store, group_id, out)
+
+
+def _tiers(facts: Sequence[Fact], store, group_id: str | None, out: _Report) -> None:
+    cold = store.cold_rows(group_id)
+    if not cold:
+        return
+    sources = {(f.group_id, f.episode_id) for f in facts if f.episode_id}
+    closers = {(f.group_id, f.expired_by_episode) for f in facts if f.expired_by_episode}
+    for i, g, prov, vectors in cold:
+        if vectors:
+            out.add("tier", f"cold episode {i} (group {g!r}) still has vectors", i)
+        if (g, i) in sources:
+            out.add("tier", f"cold episode {i} (group {g!r}) is the source of a fact version", i)
+        if (g, i) in closers:
+            out.add("tier", f"cold episode {i} (group {g!r}) closed a belief", i)
+        if prov == "user_confirmation":
+            out.add("tier", f"cold episode {i} (group {g!r}) is a user confirmation", i)
 
 
 def _intervals(facts: Iterable[Fact], out: _Report) -> None:

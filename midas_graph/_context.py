@@ -893,12 +893,14 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
     most = max(5.0, UPDATE_SHARE * n)  # BM25's IDF of a term in that many texts is the floor
     rare_idf = math.log(1 + (n - most + 0.5) / (most + 0.5))
 
+    cold = idx.cold if len(idx.cold) == len(idx.keys) else None  # forgotten turns are never added
+
     def later(r: int, s: float, eid: str, depth: int = 0) -> None:
         who = idx.speakers.get(eid)
         # the speaker's next turn, if it refers back
         for j in range(r + 1, min(r + 1 + FOLLOW_ROWS, len(idx.keys))):
             kind, nid = idx.keys[j]
-            if kind != "episode" or idx.speakers.get(nid) != who:
+            if kind != "episode" or idx.speakers.get(nid) != who or (cold is not None and cold[j]):
                 continue
             text = _SAID_BY.sub("", idx.texts[j], count=1)
             if nid not in lift and len(text) < 300 and _FOLLOWS.match(text):
@@ -912,7 +914,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
             return
         for j in range(r + 1, min(r + 1 + UPDATE_ROWS, len(idx.keys))):
             kind, nid = idx.keys[j]
-            if kind != "episode" or idx.speakers.get(nid) != who or nid in lift:
+            if kind != "episode" or idx.speakers.get(nid) != who or nid in lift or (cold is not None and cold[j]):
                 continue
             if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _UPDATE.search(idx.texts[j]):
                 lift[nid] = (s * 1.002, eid)

@@ -24,6 +24,10 @@ What is digested (see schema/README.md, version 4):
   second hash on the write path.
 * ``Episode.digest``: the verbatim record (content, speaker, times,
   provenance ...), not its vectors, which recall recomputes.
+  Since schema version 6 it also covers the three importance columns
+  (tag ``episode/2``); ``Episode.cold_digest`` seals its tier state
+  (``cold_at``, ``cold_reason``), written by the same ``SET`` that makes it
+  cold, null while it is hot (as a fact's expiry digest).
 * ``Entity.digest``: id, group, name, aliases, kind, summary, created_at;
   rewritten with ``aliases`` when an alias is added, after the old digest is
   checked (a damaged row is refused, never re-sealed).
@@ -72,7 +76,13 @@ EPISODE_FIELDS: tuple[tuple[str, str], ...] = (
     ("id", "s"), ("group_id", "s"), ("name", "s"), ("content", "s"), ("speaker", "s"), ("source", "s"),
     ("source_description", "s"), ("reference_time", "t"), ("recorded_at", "t"), ("expired_at", "t"),
     ("provenance", "s"),
+    # schema version 6 (tag episode/2): the importance computed at ingest
+    ("importance", "n"), ("content_score", "n"), ("structural_score", "n"),
 )
+#: An episode's tier state (schema version 6): sealed by ``cold_digest``,
+#: written by the same ``SET`` that makes it cold; null while it is hot.
+COLD_FIELDS: tuple[tuple[str, str], ...] = (("id", "s"), ("cold_at", "t"), ("cold_reason", "s"))
+COLD_TAG = "cold/1"
 ENTITY_FIELDS: tuple[tuple[str, str], ...] = (
     ("id", "s"), ("group_id", "s"), ("name", "s"), ("aliases", "l"), ("kind", "s"), ("summary", "s"),
     ("created_at", "t"),
@@ -89,7 +99,7 @@ LINK_FIELDS: tuple[tuple[str, str], ...] = (
 #: table -> (tag, fields, primary key column): what :func:`damaged` verifies.
 TABLES: dict[str, tuple[str, tuple[tuple[str, str], ...], str]] = {
     "Fact": ("fact/1", FACT_FIELDS, "vid"),
-    "Episode": ("episode/1", EPISODE_FIELDS, "id"),
+    "Episode": ("episode/2", EPISODE_FIELDS, "id"),
     "Entity": ("entity/1", ENTITY_FIELDS, "id"),
     "Alias": ("alias/1", ALIAS_FIELDS, "key"),
     "Link": ("link/1", LINK_FIELDS, "key"),
@@ -173,6 +183,11 @@ def expiry_digest(vid: str, expired_at: _dt.datetime, reason: str | None, episod
                                                "expire_reason": [reason], "expired_by_episode": [episode]})[0]
 
 
+def cold_digest(key: str, cold_at: _dt.datetime, reason: str | None) -> str:
+    """The tier digest an episode (by stored key) gets when it goes cold (``cold_at`` naive UTC)."""
+    return digests(COLD_TAG, COLD_FIELDS, {"id": [key], "cold_at": [cold_at], "cold_reason": [reason]})[0]
+
+
 def row_digest(table: str, row: dict[str, Any]) -> str:
     """The digest of one row of ``table`` (column name -> value)."""
     tag, fields, _ = TABLES[table]
@@ -219,7 +234,25 @@ def verify(table: str, rows: Sequence[Sequence[Any]], columns: Sequence[str]) ->
             out.append(Damage(table, k, "fields", "the stored fields do not match their digest"))
     if table == "Fact":
         out.extend(_verify_expiry(cols, keys))
+    elif table == "Episode" and "cold_digest" in cols:
+        out.extend(_verify_cold(cols, keys))
     return out
+
+
+def _verify_cold(cols: dict[str, list[Any]], keys: list[str]) -> Iterator[Damage]:
+    """A hot episode reads back with no ``cold_at``, reason or digest; a
+    cold one matches its tier digest."""
+    for i, (key, at, why, have) in enumerate(zip(keys, cols["cold_at"], cols["cold_reason"], cols["cold_digest"])):
+        if have is None:
+            if at is not None or why is not None:
+                yield Damage("Episode", key, "tier", f"cold_at {at} on an episode with no tier digest")
+            continue
+        try:
+            want = digests(COLD_TAG, COLD_FIELDS, {"id": [cols["id"][i]], "cold_at": [at], "cold_reason": [why]})[0]
+        except (TypeError, ValueError, AttributeError, UnicodeError):
+            want = "unreadable"
+        if have != want:
+            yield Damage("Episode", key, "tier", "cold_at or cold_reason do not match their digest")
 
 
 def _one(tag: str, fields, cols: dict[str, list[Any]], i: int) -> str:

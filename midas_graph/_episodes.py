@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from . import _people
+from . import _importance, _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many
@@ -136,6 +136,7 @@ class Ingest:
         self._last_turn: dict[str, tuple[str, str]] = {}  # group -> (speaker, content) of its last episode
         self._agent_claims: dict[str, tuple[str, list[Claim]]] = {}  # group -> the agent's last turn, its claims
         self._people: dict[str, _people.Tracker] = {}  # group -> the people of its last turns
+        self._turns = _importance.Turns()  # group -> who asked the last question
 
     def forget(self, group_id: str) -> None:
         """Drop what this process keeps about a group (after it was deleted):
@@ -144,13 +145,15 @@ class Ingest:
         self._last_turn.pop(group_id, None)
         self._agent_claims.pop(group_id, None)
         self._people.pop(group_id, None)
+        self._turns.forget(group_id)
 
     def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
         from ._memory import _progress
 
         items = [self._with_listener(e) for e in items]
         now = self.mem.now()
-        extractions = self._extract(items, now)
+        content: list[_importance.ContentSignals] = []
+        extractions = self._extract(items, now, content)
         extractions = self._confirmations(items, extractions, now)
         vectors = self._embed(items, extractions)
         results: list[EpisodeResult] = []
@@ -158,7 +161,7 @@ class Ingest:
         try:
             for i, (item, ex) in enumerate(zip(items, extractions)):
                 try:
-                    results.append(self._one(item, ex, vectors))
+                    results.append(self._one(item, ex, vectors, content[i]))
                 except InvalidInputError:
                     raise
                 except Exception as exc:  # the others stay stored; say which one failed
@@ -207,7 +210,8 @@ class Ingest:
                 out[i] = (replace(ex, claims=list(ex.claims) + took, unparsed=list(ex.unparsed[1:])), people)
         return out
 
-    def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime) -> list[tuple[Extraction, _people.People]]:
+    def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime,
+                 content: list[_importance.ContentSignals]) -> list[tuple[Extraction, _people.People]]:
         """Claims, mentions and people of each episode (of its
         :func:`extraction_text`), parsed once, in batches of at most
         EXTRACT_BATCH_CHARS characters; the people of a turn are read from
@@ -229,6 +233,7 @@ class Ingest:
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
                 out.append(_people_claims(e, ex, people))
+                content.append(_importance.content_signals(doc))  # from the same doc (docs/forgetting.md)
             batch.clear()
 
         for e in items:
@@ -265,7 +270,7 @@ class Ingest:
 
     # -- one episode, one transaction ------------------------------------------------
     def _one(self, item: EpisodeIn, extracted: tuple[Extraction, _people.People],
-             vectors: dict[str, np.ndarray]) -> EpisodeResult:
+             vectors: dict[str, np.ndarray], content: _importance.ContentSignals) -> EpisodeResult:
         ex, people = extracted
         mem, store = self.mem, self.mem._store
         created: list[tuple[Entity, np.ndarray | None]] = []
@@ -280,7 +285,7 @@ class Ingest:
             )
             sentences = np.asarray([vectors[d] for d in sentence_documents(item.speaker, item.content)],
                                    dtype=np.float32).tobytes()
-            store.create_episode(ep, _bytes(vectors.get(episode_document(item.speaker, item.content))), sentences)
+            key = store.create_episode(ep, _bytes(vectors.get(episode_document(item.speaker, item.content))), sentences)
             names = self._surfaces(item, ex, people)
             ids, created = self._resolve(item, ep.id, names, vectors, now, people)
             store.link_mentions(ep.id, [ids[n] for n in names], ep.group_id)
@@ -290,6 +295,8 @@ class Ingest:
                 notes.append(f"{len(claims)} claim(s) of the agent's own turn not recorded (a user's confirmation records them)")
                 claims = []
             facts, closed = self._revise(ep, claims, ids, vectors, now, notes)
+            ep = _importance.score(mem, ep, facts, closed, content, self._turns.answers(item.group_id, item.speaker, content))
+            store.set_importance(ep, key)
             mem._store.set_meta("last_tx", now.isoformat())
         for ent, vec in created:  # committed: the similarity index may use them now
             self.index.note(ent.group_id, ent.id, ent.name, vec)

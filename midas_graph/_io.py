@@ -22,6 +22,7 @@ import base64
 import binascii
 import datetime as _dt
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, TextIO
 
@@ -115,8 +116,9 @@ def episode_to_json(ep: Episode, embedding: str | None, sentences: str | None,
         "group_id": ep.group_id, "name": ep.name, "content": ep.content,
         "speaker": ep.speaker, "source": ep.source, "source_description": ep.source_description,
         "reference_time": _iso(ep.reference_time), "recorded_at": _iso(ep.recorded_at),
-        "provenance": ep.provenance, "mentions": mentions, "embedding": embedding,
-        "sentence_embeddings": sentences,
+        "provenance": ep.provenance, "importance": ep.importance, "content_score": ep.content_score,
+        "structural_score": ep.structural_score, "cold_at": _iso(ep.cold_at), "cold_reason": ep.cold_reason,
+        "mentions": mentions, "embedding": embedding, "sentence_embeddings": sentences,
     }
 
 
@@ -131,12 +133,21 @@ def episode_from_json(d: dict[str, Any]) -> Episode:
             raise InvalidInputError(name, "is required")
     if d.get("name") is not None and not isinstance(d["name"], str):
         raise InvalidInputError("name", "must be a string or null")
+    scores = {}
+    for name in ("importance", "content_score", "structural_score"):  # schema version 6; absent before
+        v = d.get(name)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+            raise InvalidInputError(name, "must be a finite number or null")
+        scores[name] = None if v is None else float(v)
+    if d.get("cold_reason") is not None and not isinstance(d["cold_reason"], str):
+        raise InvalidInputError("cold_reason", "must be a string or null")
     return Episode(
         id=d["id"], group_id=d["group_id"], content=d["content"], speaker=d["speaker"], source=d["source"],
         reference_time=parse_time(d["reference_time"], "reference_time"),  # type: ignore[arg-type]
         recorded_at=parse_time(d["recorded_at"], "recorded_at"),  # type: ignore[arg-type]
         provenance=d.get("provenance") or "observation", name=d.get("name"),
-        source_description=d.get("source_description") or "",
+        source_description=d.get("source_description") or "", **scores,
+        cold_at=parse_time(d.get("cold_at"), "cold_at"), cold_reason=d.get("cold_reason"),
     )
 
 

@@ -477,6 +477,32 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         return {**out, "groups": sorted(g.groups), "counts": counts}
 
     # -- midas_graph tools -------------------------------------------------------------
+    @tool(_ADD)
+    def forget_memory(
+        keep_fraction: Annotated[Optional[float], Field(ge=0, le=1, description=(
+            "Keep at most this share of the group's episodes hot."))] = None,
+        max_episodes: Annotated[Optional[int], Field(ge=0, description="Keep at most this many hot.")] = None,
+        max_bytes: Annotated[Optional[int], Field(ge=0, description=(
+            "Keep what the episodes store under this (cold ones keep their text)."))] = None,
+        policy: Literal["value", "structural", "content", "fifo"] = "value",
+        dry_run: Annotated[bool, Field(description="Only say what would go cold.")] = False,
+        group_id: Optional[str] = None,
+        warm: Annotated[Optional[list[str]], Field(description=(
+            "Instead: make these cold episodes hot again (back in search)."))] = None,
+    ) -> dict[str, Any]:
+        """Bound the memory's growth: the least valuable episodes (importance x recency) go cold, out of
+        search, their text still readable by id. No fact changes: as_of and history answer the same. Never
+        forgotten: episodes facts came from, that changed a belief, user confirmations, the last day."""
+        group = one_group(group_id)
+        if warm:
+            eps = mem.warm(warm, group_id=group)
+            return {"message": f"{len(eps)} episode(s) hot", "episodes": [e.id for e in eps]}
+        report = mem.forget(keep_fraction=keep_fraction, max_episodes=max_episodes, max_bytes=max_bytes,
+                            policy=policy, group_id=group, dry_run=dry_run)
+        verb = "would go" if dry_run else "went"
+        return {"message": f"{len(report.cold)} episode(s) {verb} cold" + (f"; {report.message}" if report.message
+                                                                           else ""), **report.to_dict()}
+
     @tool(_READ)
     def as_of(
         subject: Annotated[str, Field(description="Entity name or alias (case-insensitive); 'user' for the user.")],

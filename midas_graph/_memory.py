@@ -3,19 +3,20 @@ the rules live in ``_temporal`` and the engine calls in ``_store``."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as _dt
 import functools
 import math
 import os
 import uuid
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
 from ._temporal import Working, norm_value, slot_key
 from ._time import Clock, TimeLike, parse_time
-from . import _handles
+from . import _handles, _importance
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact
 
 from ._guard import GuardDecision, guard_reliance
@@ -184,6 +185,7 @@ class Memory:
         nli: NLI | None = None,
         nli_threshold: float | None = None,
         read_only: bool = False,
+        importance: Callable[[Episode, Mapping[str, float]], float] | None = None,
     ) -> None:
         if attributes is None or isinstance(attributes, Mapping):
             self.registry = AttributeRegistry.default().extend(attributes or {})
@@ -193,6 +195,7 @@ class Memory:
             raise InvalidInputError("attributes", "expected a mapping of attribute -> 'one'|'many'")
         if not isinstance(read_only, bool):
             raise InvalidInputError("read_only", "expected True or False")
+        scorer = _importance.check_scorer(importance)
         # One Store per file in the process, shared (docs/concurrency.md).
         handle = _handles.acquire(path, engine, buffer_pool_mb=buffer_pool_mb, read_only=read_only, user=self)
         store = handle.store
@@ -202,6 +205,7 @@ class Memory:
         self._embedder_obj = embedder
         self._nli_obj = nli
         self._nli_threshold = nli_threshold
+        self._importance_scorer = scorer
         self._ingest: Any = None
         self._recall: Any = None
         self._clock = _handles.SharedClock(clock, handle.floor)
@@ -271,12 +275,13 @@ class Memory:
         provenance: str = "observation",
         source: str | None = None,
         confidence: float = 1.0,
-        importance: float = 0.0,
+        importance: float | None = None,
     ) -> Fact:
         """Record one belief; supersede what it contradicts; return the stored fact.
 
         Restating a belief that already holds at ``valid_from`` records nothing
-        and returns the held fact.
+        and returns the held fact. ``importance`` defaults to the attribute's
+        durability x ``confidence`` (docs/forgetting.md).
         """
         self._writable()
         draft = self._draft(
@@ -916,6 +921,111 @@ class Memory:
         _group_or_none(group_id)
         return {k: self._store.count(k, group_id) for k in ("Entity", "Fact", "Episode")}
 
+    # -- bounded growth (docs/forgetting.md) ------------------------------------------
+    def tier(self, item: Any) -> str:
+        """``"short"`` (at most a day old), ``"medium"`` (at most a week) or
+        ``"long"``: the age of an Episode (from its ``reference_time``) or a
+        Fact (from its ``recorded_at``), or of what a recall hit carries."""
+        from ._forget import tier, unwrap
+
+        return tier(unwrap(item), self.now())
+
+    def memory_value(self, item: Any) -> float:
+        """What an item is worth keeping now: its importance x
+        ``0.5 ** (age / 30 days)`` (``_forget.HALF_LIFE``). An episode stored
+        before schema version 6 counts as importance 0.5."""
+        from ._forget import memory_value, unwrap
+
+        return memory_value(unwrap(item), self.now())
+
+    def forget(
+        self,
+        *,
+        keep_fraction: float | None = None,
+        max_episodes: int | None = None,
+        max_bytes: int | None = None,
+        policy: str = "value",
+        group_id: str = "default",
+        dry_run: bool = False,
+    ):
+        """Make the least valuable episodes of a group cold until the budget
+        holds: at most ``keep_fraction`` of its episodes (or ``max_episodes``)
+        hot, its episodes storing at most ``max_bytes`` (content and vectors;
+        a cold one keeps its content). ``policy``: ``value`` (importance x
+        recency, :meth:`memory_value`), ``structural`` or ``content`` (one
+        score x recency), ``fifo`` (oldest first).
+
+        A cold episode leaves the recall indexes and its vectors are dropped;
+        it is still read by id, the facts it stated and every link to it are
+        unchanged, and :meth:`warm` brings it back. No fact is written:
+        ``as_of`` and ``history`` answer the same. Never forgotten: an episode
+        that is the source of a fact version, one that closed a belief, a
+        ``user_confirmation`` one, and the short tier; when the budget would
+        need them, forgetting stops at that floor and the report says so
+        (``short_of``, ``message``). Returns a
+        :class:`~midas_graph.ForgetReport`; ``dry_run``: what it would do."""
+        from . import _forget
+
+        _forget.validate(keep_fraction, max_episodes, max_bytes, policy)
+        _text(group_id, "group_id")
+        if not isinstance(dry_run, bool):
+            raise InvalidInputError("dry_run", "expected True or False")
+        if not dry_run:
+            self._writable()
+        store = self._store
+        with store.transaction() if not dry_run else _nothing():
+            now = self._clock.now() if not dry_run else self.now()
+            chosen, hot, target, protected, before, floor, message = _forget.plan(
+                store, group_id, now, keep_fraction=keep_fraction, max_episodes=max_episodes,
+                max_bytes=max_bytes, policy=policy)
+            if chosen and not dry_run:
+                store.set_cold(group_id, [r.ep.id for r in chosen], now, f"forget: policy {policy}")
+                store.set_meta("last_tx", now.isoformat())
+        after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen)
+        hot_after = len(hot) - len(chosen)
+        return _forget.ForgetReport(
+            group_id=group_id, policy=policy, dry_run=dry_run, target=target, hot_before=len(hot),
+            hot_after=hot_after, cold=[(r.ep.id, round(r.value, 6)) for r in chosen], protected=protected,
+            bytes_before=before, bytes_after=after, floor=floor, short_of=max(0, hot_after - target),
+            message=message, already_cold=store.count("Episode", group_id) - len(hot))
+
+    def warm(self, episode_ids: Iterable[str], *, group_id: str = "default") -> list[Episode]:
+        """Make cold episodes hot again: back in the recall indexes, their
+        vectors recomputed. Returns them as stored now (hot ones are
+        returned unchanged); an id the group does not hold raises
+        :class:`~midas_graph.NotFoundError`."""
+        from ._forget import warm_vectors
+
+        self._writable()
+        _text(group_id, "group_id")
+        if isinstance(episode_ids, str):
+            raise InvalidInputError("episode_ids", "expected a list of episode ids, not one string")
+        ids = list(dict.fromkeys(episode_ids))
+        for i in ids:
+            _text(i, "episode_ids")
+        eps = {e.id: e for e in self._store.episodes_by_id(ids, group_id)}
+        for i in ids:
+            if i not in eps:
+                raise episode_not_found(i)
+        cold = [eps[i] for i in ids if eps[i].cold_at is not None]
+        if cold:
+            whole, sentences = warm_vectors(self, cold)  # before the transaction: model time
+            with self._store.transaction():
+                self._store.set_cold(group_id, [e.id for e in cold], None, None)
+                self._store.set_vectors("Episode", whole, group_id)
+                self._store.set_vectors("EpisodeSentences", sentences, group_id)
+                self._store.set_meta("last_tx", self._clock.now().isoformat())
+        return self._store.episodes_by_id(ids, group_id)
+
+    def tier_stats(self, *, group_id: str = "default") -> dict[str, Any]:
+        """Per tier (short, medium, long): how many episodes, how many of
+        them cold, and their mean :meth:`memory_value` (``midas-graph stats
+        --tiers``)."""
+        from ._forget import tier_stats
+
+        _text(group_id, "group_id")
+        return tier_stats(self._store, group_id, self.now())
+
     # -- internals ---------------------------------------------------------------
     def _restore(self, dump) -> dict[str, int]:
         """Write a parsed export (:class:`midas_graph._io.Dump`) verbatim, in
@@ -1005,7 +1115,9 @@ class Memory:
             raise InvalidInputError("provenance", f"{provenance!r} is not one of {', '.join(PROVENANCES)}")
         source = _text(get("source"), "source", allow_none=True)
         confidence = _number(get("confidence"), "confidence", 1.0)
-        importance = _number(get("importance"), "importance", 0.0)
+        importance = _number(get("importance"), "importance", -1.0)
+        if get("importance") is None:  # none given: durability x confidence (docs/forgetting.md)
+            importance = _importance.fact_importance(self.registry.is_single(attribute), confidence)
         vf = parse_time(get("valid_from"), "valid_from")
         vt = parse_time(get("valid_to"), "valid_to")
         if vf is not None and vt is not None and vt <= vf:
@@ -1111,6 +1223,11 @@ def _own_id(item: _episodes.EpisodeIn) -> _episodes.EpisodeIn:
 def _group_or_none(group_id: Any) -> None:
     if group_id is not None:
         _text(group_id, "group_id")
+
+
+@contextlib.contextmanager
+def _nothing():
+    yield
 
 
 def _number(value: Any, field: str, default: float) -> float:

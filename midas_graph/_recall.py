@@ -259,6 +259,10 @@ class _Index:
     passages: list[_Passages | None] = field(default_factory=list)
     #: the row of each BM25 document, non-decreasing (None: one document per row)
     doc_rows: np.ndarray | None = None
+    #: per row, a cold episode (Memory.forget, docs/forgetting.md): never a
+    #: candidate, but its text, speaker and terms stay, so that what abstention
+    #: reads about who said what still counts it
+    cold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     _idf: dict[str, float] | None = field(default=None, repr=False)
     _voiced: dict[str, set[str]] | None = field(default=None, repr=False)
 
@@ -407,6 +411,7 @@ class Recaller:
 
         store = self.mem._store
         facts, episodes = store.group_documents(group_id)
+        cold_ids = store.cold_episode_ids(group_id)
         keys = [("fact", i) for i, _ in facts] + [("episode", i) for i, *_ in episodes]
         # a long episode's text in the index is its first page (what context assembly
         # reads of a turn); BM25 indexes all of it, by passages
@@ -424,11 +429,14 @@ class Recaller:
         voice: list[tuple[frozenset[str], frozenset[str]] | None] = [None] * len(keys)
         tokens: list[list[str] | None] = [None] * len(keys)
         reused = [False] * len(keys)
+        cold = np.array([kind == "episode" and i in cold_ids for kind, i in keys], dtype=bool)
         if prev is not None:
             for r, key in enumerate(keys):
                 j = prev.row.get(key)
                 if j is None:
                     continue
+                if j < len(prev.cold) and prev.cold[j] and not cold[r]:
+                    continue  # warmed: its vectors are read again
                 old = prev.passages[j] if j < len(prev.passages) else None
                 same = prev.texts[j] == texts[r] and (old.digest if old else None) == digests.get(r)
                 if same and old is not None:
@@ -449,7 +457,7 @@ class Recaller:
         svec = store.vectors("EpisodeSentences", new_episodes, group_id)
         missing, unsplit, commits = [], [], 0
         for r, (kind, i) in enumerate(keys):
-            if reused[r]:
+            if reused[r] or cold[r]:  # a cold episode has no vectors
                 continue
             b = (fvec if kind == "fact" else evec).get(i)
             if b is not None:
@@ -461,6 +469,9 @@ class Recaller:
                     unsplit.append(r)
                 elif b:
                     sentences[r] = np.frombuffer(b, dtype=np.float32).reshape(-1, matrix.shape[1])
+        for r in np.flatnonzero(cold):  # carried over from the index before it went cold
+            matrix[r] = 0.0
+            sentences[r] = None
         if missing:  # facts written by add_fact carry no vector: embed them once, keep them
             commits += self._keep_vectors(missing, "FactVector", "facts embedded", group_id, lambda rows: {
                 keys[r][1]: v for r, v in zip(rows, self._embed_rows(matrix, rows, [texts[r] for r in rows]))})
@@ -507,7 +518,7 @@ class Recaller:
                 bm25.index(corpus, show_progress=False)
         index = _Index(keys, texts, bm25, matrix, {k: r for r, k in enumerate(keys)}, tokens,  # type: ignore[arg-type]
                        speakers, sentences, voice, times, timed, events=events,  # type: ignore[arg-type]
-                       passages=passages, doc_rows=doc_rows)
+                       passages=passages, doc_rows=doc_rows, cold=cold)
         return index, commits
 
     @staticmethod
@@ -612,7 +623,9 @@ class Recaller:
             if GRAPH_EPISODES:
                 for eid, eps in store.episodes_mentioning(entity_ids).items():
                     for i in eps:
-                        graph.setdefault(("episode", i), 1.0)
+                        r = idx.row.get(("episode", i))
+                        if r is None or r >= len(idx.cold) or not idx.cold[r]:
+                            graph.setdefault(("episode", i), 1.0)
         if graph:
             # within the subgraph, order by similarity to the query
             scored = sorted(
@@ -626,21 +639,28 @@ class Recaller:
         if idx.keys:
             # one product: the cosine mix is linear in the query vector
             sims = idx.cosines(vq)
-            n = min(CANDIDATES, len(sims))
+            n_cold = int(idx.cold.sum()) if len(idx.cold) else 0
+            n = min(CANDIDATES + n_cold, len(sims))
             top = np.argpartition(-sims, n - 1)[:n]
             top = top[np.argsort(-sims[top])]
+            if n_cold:  # cold episodes are never candidates (docs/forgetting.md)
+                top = top[~idx.cold[top]][:CANDIDATES]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
             values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
             terms = [w for w in _tokenize([query])[0] if idx.bm25 is not None and w in idx.bm25.vocab_dict]
             if terms and idx.doc_rows is None:  # one BM25 document per row
-                n = min(CANDIDATES, len(idx.keys))
+                n = min(CANDIDATES + n_cold, len(idx.keys))
                 docs, scores = idx.bm25.retrieve([terms], k=n, show_progress=False)
-                ranks["bm25"] = {idx.keys[int(j)]: r for r, (j, s) in enumerate(zip(docs[0], scores[0]), 1) if s > 0}
-                values["bm25"] = {idx.keys[int(j)]: float(s) for j, s in zip(docs[0], scores[0]) if s > 0}
+                found = [(int(j), float(s)) for j, s in zip(docs[0], scores[0])
+                         if not (n_cold and idx.cold[int(j)])][:CANDIDATES]
+                ranks["bm25"] = {idx.keys[j]: r for r, (j, s) in enumerate(found, 1) if s > 0}
+                values["bm25"] = {idx.keys[j]: s for j, s in found if s > 0}
             elif terms:  # long episodes are several documents: a row scores as its best one
                 doc_scores = idx.bm25.get_scores(terms)
                 per_row = np.zeros(len(idx.keys))
                 np.maximum.at(per_row, idx.doc_rows, doc_scores)
+                if n_cold:
+                    per_row[idx.cold] = 0.0
                 found = np.flatnonzero(per_row > 0)
                 top = found[np.argsort(-per_row[found], kind="stable")][:CANDIDATES]
                 ranks["bm25"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}

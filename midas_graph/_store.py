@@ -46,7 +46,7 @@ from ._types import Link, Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -55,7 +55,8 @@ FACT_COLUMNS = (
     "confidence", "importance", "source", "reason", "expire_reason", "expired_by_episode",
 )
 _TIME_COLUMNS = frozenset(
-    ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at", "created_at", "reference_time")
+    ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at", "created_at", "reference_time",
+     "cold_at")
 )
 
 
@@ -169,7 +170,8 @@ def row_to_entity(row: Sequence[Any]) -> Entity:
 
 
 _EPISODE_COLUMNS = ("id", "group_id", "content", "speaker", "source", "reference_time", "recorded_at",
-                    "provenance", "name", "source_description")
+                    "provenance", "name", "source_description", "importance", "content_score",
+                    "structural_score", "cold_at", "cold_reason")
 _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
 
 
@@ -202,7 +204,8 @@ def episode_digest(ep: Episode, key: str) -> str:
         "id": key, "group_id": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
         "source": ep.source, "source_description": ep.source_description,
         "reference_time": to_db(ep.reference_time), "recorded_at": to_db(ep.recorded_at),
-        "expired_at": FOREVER, "provenance": ep.provenance,
+        "expired_at": FOREVER, "provenance": ep.provenance, "importance": ep.importance,
+        "content_score": ep.content_score, "structural_score": ep.structural_score,
     })
 
 
@@ -213,6 +216,7 @@ def row_to_episode(row: Sequence[Any]) -> Episode:
     d["recorded_at"] = from_db(d["recorded_at"])
     d["provenance"] = d["provenance"] or "observation"
     d["source_description"] = d["source_description"] or ""
+    d["cold_at"] = from_db(d["cold_at"])
     return Episode(**d)
 
 
@@ -764,8 +768,10 @@ class Store:
             with self.transaction():
                 for stmt in _statements(f.read_text("utf-8")):
                     self.q(stmt)
-                if version == 4:
-                    self._backfill_digests()
+                if version == 4:  # episodes are sealed at version 6, with the columns it adds
+                    self._backfill_digests([t for t in _digest.TABLES if t != "Episode"])
+                if version == 6:
+                    self._backfill_digests(["Episode"])
                 self.q(
                     "MERGE (m:Meta {key: 'schema_version'}) SET m.value = $v",
                     {"v": str(version)},
@@ -773,11 +779,12 @@ class Store:
             current = version
         return current
 
-    def _backfill_digests(self) -> None:
+    def _backfill_digests(self, tables: Sequence[str]) -> None:
         """Schema version 4: give every row written before it its digests,
-        computed from the row as it reads now."""
+        computed from the row as it reads now; version 6 seals every
+        episode again (its digest covers its importance since)."""
         present = self._tables()
-        for table in _digest.TABLES:
+        for table in tables:
             if table not in present:  # made by a later version, with digests from the start
                 continue
             key = _digest.TABLES[table][2]
@@ -790,7 +797,13 @@ class Store:
                     self.q("UNWIND $rows AS r MATCH (n:Fact {vid: r.k}) SET n.digest = r.d, n.expiry_digest = r.e",
                            {"rows": updates})
                 else:
-                    updates = [{"k": k, "d": d} for k, d in zip(cols[key], _digest.digests(tag, fields, cols))]
+                    new = _digest.digests(tag, fields, cols)
+                    if table == "Episode":
+                        # sealed before version 6 (tag episode/1, without the importance columns):
+                        # a row that no longer matches its old digest keeps it, and is found damaged
+                        old = _digest.digests("episode/1", _digest.EPISODE_FIELDS[:-3], cols)
+                        new = [n if have is None or have == o else have for n, o, have in zip(new, old, cols["digest"])]
+                    updates = [{"k": k, "d": d} for k, d in zip(cols[key], new)]
                     self.q(f"UNWIND $rows AS r MATCH (n:{table} {{{key}: r.k}}) SET n.digest = r.d",
                            {"rows": updates})
 
@@ -983,11 +996,12 @@ class Store:
             known.update((public_episode_id(k, group_id), k) for k, g in rows if g == group_id)
         return known
 
-    def create_episode(self, ep: Episode, embedding: bytes | None, sentences: bytes | None = None) -> None:
+    def create_episode(self, ep: Episode, embedding: bytes | None, sentences: bytes | None = None) -> str:
         """``sentences``: the float32 vectors of its sentences, concatenated
         (empty when it has fewer than two; None: not computed). The caller
         has checked that the group holds no episode with this id; if another
-        group holds it, the episode is stored under :func:`episode_key`."""
+        group holds it, the episode is stored under :func:`episode_key`.
+        Returns the stored key."""
         if KEY_SEP in ep.id:
             raise InvalidInputError("episode_id", "must not contain the character \\x1f")
         taken = self.q("MATCH (p:Episode {id: $id}) RETURN p.group_id", {"id": ep.id})
@@ -997,12 +1011,89 @@ class Store:
         self.q(
             "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
             "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
+            "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg, "
+            "importance: $imp, content_score: $cs, structural_score: $ss})",
             {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
              "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
              "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": _vec_text(embedding),
-             "sent": _vec_text(sentences), "dg": episode_digest(ep, key)},
+             "sent": _vec_text(sentences), "dg": episode_digest(ep, key), "imp": ep.importance,
+             "cs": ep.content_score, "ss": ep.structural_score},
         )
+        return key
+
+    def set_importance(self, ep: Episode, key: str) -> None:
+        """Write an episode's importance columns (``ep`` as stored under
+        ``key`` with them), with its digest computed from ``ep``: in the
+        transaction that created it, once its structural score is known."""
+        self.q("MATCH (p:Episode {id: $id}) SET p.importance = $imp, p.content_score = $cs, "
+               "p.structural_score = $ss, p.digest = $dg",
+               {"id": key, "imp": ep.importance, "cs": ep.content_score, "ss": ep.structural_score,
+                "dg": episode_digest(ep, key)})
+
+    def set_cold(self, group_id: str, ids: Sequence[str], at: _dt.datetime | None, reason: str | None) -> int:
+        """Make episodes of a group cold (``at`` set: out of the recall
+        indexes, their vectors dropped) or hot again (``at=None``: their
+        vectors are put back by the caller, :meth:`set_vectors`). The tier
+        columns are sealed by their digest (null while hot). Returns how
+        many rows were changed."""
+        keys = self.episode_keys(group_id, ids)
+        if not keys:
+            return 0
+        if at is None:
+            self.q("UNWIND $k AS x MATCH (p:Episode {id: x}) "
+                   "SET p.cold_at = NULL, p.cold_reason = NULL, p.cold_digest = NULL", {"k": list(keys.values())})
+        else:
+            when = to_db(at)
+            rows = [{"k": k, "d": _digest.cold_digest(k, when, reason)} for k in keys.values()]
+            self.q("UNWIND $rows AS r MATCH (p:Episode {id: r.k}) SET p.cold_at = $at, p.cold_reason = $why, "
+                   "p.cold_digest = r.d, p.embedding = NULL, p.sentence_embeddings = NULL",
+                   {"rows": rows, "at": when, "why": reason})
+        return len(keys)
+
+    def cold_episode_ids(self, group_id: str) -> set[str]:
+        """The ids of a group's cold episodes (out of the recall indexes)."""
+        rows = self.q("MATCH (p:Episode) WHERE p.group_id = $g AND p.cold_at IS NOT NULL RETURN p.id",
+                      {"g": group_id})
+        return {public_episode_id(k, group_id) for k, in rows}
+
+    def cold_rows(self, group_id: str | None = None) -> list[tuple[str, str, str, bool]]:
+        """(id, group, provenance, whether it still has vectors) of every cold
+        episode (of one group): for ``check()``'s ``tier`` rule."""
+        where, params = (" AND p.group_id = $g", {"g": group_id}) if group_id is not None else ("", {})
+        rows = self.q("MATCH (p:Episode) WHERE p.cold_at IS NOT NULL" + where + " RETURN p.id, p.group_id, "
+                      "p.provenance, p.embedding IS NOT NULL OR p.sentence_embeddings IS NOT NULL", params)
+        return [(public_episode_id(k, g), g, prov, bool(v)) for k, g, prov, v in rows]
+
+    def episode_sizes(self, group_id: str, content: bool = False) -> list[tuple[Episode, int, int]]:
+        """Every episode of a group, in the order said, with what it stores
+        hot (content and vectors, as stored: characters of text) and cold
+        (content only). ``content=False``: the episodes' ``content`` is left
+        out (empty), for the planning of forgetting and the tier counts."""
+        cols = tuple(c for c in _EPISODE_COLUMNS if content or c != "content")
+        rows = self.q(
+            f"MATCH (p:Episode) WHERE p.group_id = $g RETURN {_returning('p', cols)}, "
+            "size(p.content), coalesce(size(p.embedding), 0) + coalesce(size(p.sentence_embeddings), 0) "
+            "ORDER BY p.reference_time, p.recorded_at, p.id", {"g": group_id})
+        out = []
+        for r in rows:
+            d = dict(zip(cols, r))
+            d.setdefault("content", "")
+            n, vec = r[-2], r[-1]
+            ep = row_to_episode([d[c] for c in _EPISODE_COLUMNS])
+            out.append((ep, int(n or 0) + int(vec or 0), int(n or 0)))
+        return out
+
+    def protected_episodes(self, group_id: str) -> dict[str, str]:
+        """Episode id -> why forgetting must keep it: it is the source of a
+        fact version (held or not), or its transaction closed a belief."""
+        out: dict[str, str] = {}
+        for (i,) in self.q("MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_by_episode IS NOT NULL "
+                           "RETURN DISTINCT f.expired_by_episode", {"g": group_id}):
+            out[i] = "closed a belief"
+        for (i,) in self.q("MATCH (f:Fact) WHERE f.group_id = $g AND f.episode_id IS NOT NULL "
+                           "RETURN DISTINCT f.episode_id", {"g": group_id}):
+            out[i] = "source of a fact"
+        return out
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
         key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
@@ -1401,7 +1492,7 @@ class Store:
         chunk stops the yield and :class:`~midas_graph.DamagedError` names
         every damaged episode). For export."""
         where, params = ("WHERE p.group_id = $g ", {"g": group_id}) if group_id is not None else ("", {})
-        columns = (*_EPISODE_COLUMNS, "expired_at", "digest")
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "cold_digest")
         chunk: list[list[Any]] = []
         damage: list[_digest.Damage] = []
         for row in self._stream(f"MATCH (p:Episode) {where}RETURN {_returning('p', columns)} "
@@ -1425,6 +1516,8 @@ class Store:
         columns = (*(name for name, _ in fields), "digest")
         if table == "Fact":
             columns += ("expired_at", "expire_reason", "expired_by_episode", "expiry_digest")
+        elif table == "Episode":
+            columns += ("cold_at", "cold_reason", "cold_digest")
         ret = _returning("n", columns)
         top = self.q(f"MATCH (n:{table}) RETURN max(offset(id(n)))")[0][0]
         if top is None:
@@ -1635,7 +1728,7 @@ class Store:
         ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
         episode may be megabytes)."""
         ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
-        columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "embedding", "sentence_embeddings")
+        columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "cold_digest", "embedding", "sentence_embeddings")
         damage: list[_digest.Damage] = []
         for start in range(0, len(ids), batch):
             chunk = ids[start:start + batch]
@@ -1710,11 +1803,16 @@ class Store:
             self.q(
                 "CREATE (:Episode {id: $id, group_id: $g, name: $name, content: $content, speaker: $speaker, "
                 "source: $source, source_description: $sd, reference_time: $rt, recorded_at: $ra, "
-                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg})",
+                "expired_at: $inf, provenance: $prov, embedding: $emb, sentence_embeddings: $sent, digest: $dg, "
+                "importance: $imp, content_score: $cs, structural_score: $ss, cold_at: $ca, cold_reason: $cr, "
+                "cold_digest: $cd})",
                 {"id": key, "g": ep.group_id, "name": ep.name, "content": ep.content, "speaker": ep.speaker,
                  "source": ep.source, "sd": ep.source_description, "rt": to_db(ep.reference_time),
                  "ra": to_db(ep.recorded_at), "inf": FOREVER, "prov": ep.provenance, "emb": emb, "sent": sent,
-                 "dg": episode_digest(ep, key)},
+                 "dg": episode_digest(ep, key), "imp": ep.importance, "cs": ep.content_score,
+                 "ss": ep.structural_score, "ca": to_db(ep.cold_at) if ep.cold_at else None,
+                 "cr": ep.cold_reason,
+                 "cd": _digest.cold_digest(key, to_db(ep.cold_at), ep.cold_reason) if ep.cold_at else None},
             )
             self.link_mentions(key, list(mentions))
         return len(fresh)

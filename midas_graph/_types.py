@@ -138,6 +138,17 @@ class Episode:
     provenance: str = "observation"
     name: str | None = None
     source_description: str = ""
+    #: How much the episode is worth keeping (docs/forgetting.md): the no-LLM
+    #: blend of ``content_score`` and ``structural_score`` computed at
+    #: ingest, or what ``Memory(importance=...)`` returned; ``None`` on
+    #: episodes stored before schema version 6.
+    importance: float | None = None
+    content_score: float | None = None
+    structural_score: float | None = None
+    #: When ``Memory.forget`` took it out of the recall indexes (``None``:
+    #: hot), and why. A cold episode is still read by id.
+    cold_at: _dt.datetime | None = None
+    cold_reason: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

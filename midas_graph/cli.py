@@ -404,10 +404,61 @@ def check(
 
 
 @app.command("stats")
-def stats() -> None:
+def stats(
+    tiers: bool = typer.Option(False, "--tiers", help="Also the episodes of each tier (short <= 1 day, "
+                               "medium <= 1 week, long), how many are cold, and their mean value."),
+    group: str = typer.Option("default", help="Tenant group (for --tiers)."),
+) -> None:
     """Counts of entities, fact versions and episodes."""
     with _memory() as mem:
-        _print_json({"db": settings.db, "engine": mem.engine, **mem.stats()})
+        out = {"db": settings.db, "engine": mem.engine, **mem.stats()}
+        if tiers:
+            out["group"] = group
+            out.update(mem.tier_stats(group_id=group))
+        _print_json(out)
+
+
+@app.command("forget")
+def forget(
+    keep_fraction: Optional[float] = typer.Option(None, min=0.0, max=1.0,
+                                                  help="Keep at most this share of the episodes hot."),
+    max_episodes: Optional[int] = typer.Option(None, min=0, help="Keep at most this many episodes hot."),
+    max_bytes: Optional[int] = typer.Option(None, min=0, help="Keep what the episodes store under this."),
+    policy: str = typer.Option("value", help="value | structural | content | fifo"),
+    group: str = typer.Option("default", help="Tenant group."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only say what would go cold."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output: the report."),
+) -> None:
+    """Make the least valuable episodes cold (out of recall, vectors dropped, text kept).
+
+    No fact is changed: as_of and history answer the same. Never forgotten: an
+    episode a fact came from, one that closed a belief, a user confirmation, the
+    last day. `midas-graph warm ID...` brings episodes back. See docs/forgetting.md."""
+    with _memory() as mem:
+        report = mem.forget(keep_fraction=keep_fraction, max_episodes=max_episodes, max_bytes=max_bytes,
+                            policy=policy, group_id=group, dry_run=dry_run)
+    if as_json:
+        _print_json(report.to_dict())
+        return
+    verb = "would go" if dry_run else "went"
+    protected = ", ".join(f"{n} {why}" for why, n in sorted(report.protected.items())) or "none"
+    out.print(f"{len(report.cold)} episode(s) {verb} cold; {report.hot_after} hot of "
+              f"{report.hot_after + report.already_cold + len(report.cold)} (target {report.target}); "
+              f"protected: {protected}; bytes {report.bytes_before} -> {report.bytes_after}",
+              highlight=False, markup=False)
+    if report.message:
+        out.print(report.message, highlight=False, markup=False)
+
+
+@app.command("warm")
+def warm(
+    episode_ids: list[str] = typer.Argument(..., help="Ids of cold episodes."),
+    group: str = typer.Option("default", help="Tenant group."),
+) -> None:
+    """Make cold episodes hot again: back in recall, vectors recomputed."""
+    with _memory() as mem:
+        eps = mem.warm(episode_ids, group_id=group)
+    out.print(f"{len(eps)} episode(s) hot", highlight=False)
 
 
 @app.command("serve-mcp")

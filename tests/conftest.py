@@ -66,6 +66,8 @@ _ADDED_IN = {
     3: [("Episode", "sentence_embeddings")],
     4: [("Fact", "digest"), ("Fact", "expiry_digest"), ("Episode", "digest"), ("Entity", "digest"),
         ("Alias", "digest")],
+    6: [("Episode", c) for c in ("importance", "content_score", "structural_score", "cold_at", "cold_reason",
+                                 "cold_digest")],
 }
 #: The tables each schema version added.
 _TABLES_ADDED_IN = {5: ["Link"]}
@@ -80,6 +82,14 @@ def as_schema(db_path: str, version: int) -> None:
     store = Store(db_path, ENGINE)
     dropped = [(t, c) for v, added in _ADDED_IN.items() if v > version for t, c in added]
     with store.transaction():
+        if 4 <= version < 6:  # episodes as schema 4 and 5 sealed them (tag episode/1, no importance)
+            from midas_graph import _digest
+
+            for columns, rows in store.scan_for_digest("Episode"):
+                cols = {name: [r[i] for r in rows] for i, name in enumerate(columns)}
+                old = _digest.digests("episode/1", _digest.EPISODE_FIELDS[:-3], cols)
+                store.q("UNWIND $rows AS r MATCH (n:Episode {id: r.k}) SET n.digest = r.d",
+                        {"rows": [{"k": k, "d": x} for k, x in zip(cols["id"], old)]})
         for table, column in dropped:
             store.q(f"ALTER TABLE {table} DROP {column}")
         for v, tables in _TABLES_ADDED_IN.items():

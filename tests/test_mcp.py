@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {
     "add_memory", "search_memory_facts", "search_nodes", "get_episodes", "get_entity_edge",
     "delete_entity_edge", "delete_episode", "clear_graph", "get_status", "add_triplet",
-    "as_of", "history", "get_context", "check_memory_use",
+    "as_of", "history", "get_context", "check_memory_use", "forget_memory",
 }
 
 

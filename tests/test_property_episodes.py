@@ -1,8 +1,9 @@
 """Invariants under text: random episodes (moves, jobs, corrections,
-cessations) said by two speakers, often at the same instant, with removals of
-episodes and retractions of facts in between. After every step the database
-passes ``check()`` and no (T, K) shows two values of a single-valued
-attribute. The real pipeline runs (spaCy, MiniLM, NLI); the replay oracle of
+cessations, chit-chat) said by two speakers, often at the same instant, with
+removals of episodes, retractions of facts, forgetting and re-warming in
+between. After every step the database passes ``check()`` and no (T, K)
+shows two values of a single-valued attribute; forgetting and warming leave
+``as_of`` at every (T, K) of a grid and ``history`` exactly as they were. The real pipeline runs (spaCy, MiniLM, NLI); the replay oracle of
 tests/test_property.py covers the rules themselves."""
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ TEMPLATES = [
     "I no longer live in {a}.",
     "My favorite food is {f}.",
     "Actually my favorite food is {g}.",
+    "haha ok",
+    "lol",
+    "Sounds fun!",
+    "How was your weekend?",
+    "We watched a film about {a} with friends.",
 ]
 #: Said at few instants, so that episodes often share a reference time.
 SAID = [dt.datetime(2021, 7, 1, tzinfo=UTC), dt.datetime(2021, 7, 1, tzinfo=UTC),
@@ -75,6 +81,34 @@ class EpisodeMachine(RuleBasedStateMachine):
         fid = self.facts[-1 - pick % len(self.facts)]
         if self.mem.fact(fid).expired_at is None:
             self.mem.retract(fid)
+
+    def _beliefs(self):
+        """as_of at every (T, K) of a grid, and history, of both speakers."""
+        out = []
+        knowns = [None, *sorted({self.now[0] - dt.timedelta(minutes=m) for m in (0, 3, 9)})]
+        for who in ("Ann", "Bo"):
+            out.append([f.to_dict() for f in self.mem.history(who)])
+            for t in PROBES:
+                for k in knowns:
+                    out.append(sorted(f.vid for f in self.mem.as_of(who, valid_at=t, known_at=k)))
+        return out
+
+    @rule(keep=st.sampled_from([0.0, 0.3, 0.7]), policy=st.sampled_from(["value", "fifo", "content"]),
+          tick=st.sampled_from([0, 1]))
+    def forget(self, keep, policy, tick):
+        self.now[0] += dt.timedelta(minutes=tick)
+        before = self._beliefs()
+        report = self.mem.forget(keep_fraction=keep, policy=policy)
+        assert not {i for i, _ in report.cold} & {f.episode_id for who in ("Ann", "Bo")
+                                                  for f in self.mem.history(who)}
+        assert self._beliefs() == before
+
+    @precondition(lambda self: self.episodes)
+    @rule(pick=st.integers(0, 4))
+    def warm(self, pick):
+        before = self._beliefs()
+        self.mem.warm([self.episodes[-1 - pick % len(self.episodes)]])
+        assert self._beliefs() == before
 
     @invariant()
     def sound(self):

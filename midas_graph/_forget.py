@@ -1,0 +1,226 @@
+"""Bounded growth: memory tiers, the value of a memory, and forgetting.
+
+Forgetting is not belief revision (docs/forgetting.md): it moves episodes
+between tiers (hot, cold) and never writes a fact's ``valid_to`` or
+``expired_at``, so ``as_of`` and ``history`` answer the same before and
+after. A cold episode leaves the recall indexes (it is never a candidate of
+``recall``/``context``) and its vectors are dropped; its verbatim content
+stays readable by id (``Memory.episode``), every link to it still resolves,
+the statistics abstention reads about who said what still count it, and
+``Memory.warm`` makes it hot again (its vectors recomputed).
+
+Never forgotten (the floor): an episode that is the source of any fact
+version, held or not; one whose transaction closed a belief (superseded,
+ended, corrected); a ``user_confirmation`` one; and the short tier (said
+within the last day).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import math
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from ._errors import InvalidInputError
+from ._importance import IMPORTANCE_UNSCORED
+from ._types import Episode, Fact
+
+#: Tier bounds by age: short <= 1 day, medium <= 1 week, long otherwise.
+SHORT = _dt.timedelta(days=1)
+MEDIUM = _dt.timedelta(days=7)
+TIERS = ("short", "medium", "long")
+#: The half-life of a memory's value: ``memory_value = importance x
+#: 0.5 ** (age / HALF_LIFE)``. 30 days: a turn of last month counts half as
+#: much as one of today with the same importance.
+HALF_LIFE = _dt.timedelta(days=30)
+POLICIES = ("value", "structural", "content", "fifo")
+
+
+def item_time(item: Episode | Fact) -> _dt.datetime:
+    """The time an item's age counts from: an episode's ``reference_time``
+    (when it was said), a fact's ``recorded_at`` (when the memory learned it)."""
+    if isinstance(item, Episode):
+        return item.reference_time
+    if isinstance(item, Fact):
+        return item.recorded_at
+    raise InvalidInputError("item", f"expected an Episode or a Fact, got {type(item).__name__}")
+
+
+def unwrap(item: Any) -> Episode | Fact:
+    """An Episode or Fact, or the one a recall ``Hit`` / context item carries."""
+    if isinstance(item, (Episode, Fact)):
+        return item
+    for name in ("fact", "episode"):
+        inner = getattr(item, name, None)
+        if isinstance(inner, (Episode, Fact)):
+            return inner
+    raise InvalidInputError("item", f"expected an Episode, a Fact or a recall hit, got {type(item).__name__}")
+
+
+def tier(item: Episode | Fact, now: _dt.datetime) -> str:
+    """``short`` (at most a day old), ``medium`` (at most a week), ``long``."""
+    age = now - item_time(item)
+    if age <= SHORT:
+        return "short"
+    return "medium" if age <= MEDIUM else "long"
+
+
+def importance_of(item: Episode | Fact, signal: str = "value") -> float:
+    if isinstance(item, Fact):
+        return float(item.importance)
+    v = {"value": item.importance, "structural": item.structural_score,
+         "content": item.content_score}.get(signal, item.importance)
+    return IMPORTANCE_UNSCORED if v is None else float(v)
+
+
+def decay(item: Episode | Fact, now: _dt.datetime) -> float:
+    age = max(0.0, (now - item_time(item)).total_seconds())
+    return 0.5 ** (age / HALF_LIFE.total_seconds())
+
+
+def memory_value(item: Episode | Fact, now: _dt.datetime, signal: str = "value") -> float:
+    """importance x 0.5 ** (age / HALF_LIFE) (an unscored episode counts as
+    IMPORTANCE_UNSCORED)."""
+    return importance_of(item, signal) * decay(item, now)
+
+
+@dataclass(frozen=True)
+class ForgetReport:
+    """What :meth:`Memory.forget` did (or, ``dry_run``, would do).
+
+    ``cold``: the episodes that went cold, least valuable first, each with
+    its value; ``protected``: how many episodes the floor kept, by reason;
+    ``hot_before`` / ``hot_after``: hot episodes of the group; ``bytes_before``
+    / ``bytes_after``: what the group's episodes store (content and vectors,
+    as stored); ``floor``: the fewest hot episodes forgetting can leave;
+    ``short_of``: how many more would have had to go cold to meet the budget
+    (0 when it was met), with ``message`` saying why when not."""
+
+    group_id: str
+    policy: str
+    dry_run: bool
+    target: int
+    hot_before: int
+    hot_after: int
+    cold: list[tuple[str, float]]
+    protected: dict[str, int]
+    bytes_before: int
+    bytes_after: int
+    floor: int
+    short_of: int
+    message: str = ""
+    already_cold: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["cold"] = [{"id": i, "value": v} for i, v in self.cold]
+        return d
+
+
+@dataclass
+class _Row:
+    ep: Episode
+    bytes_hot: int     # content + vectors, as stored
+    bytes_cold: int    # content only
+    why: str | None = None   # protected: why
+    value: float = 0.0
+    extra: dict = field(default_factory=dict)
+
+
+def plan(store, group_id: str, now: _dt.datetime, *, keep_fraction: float | None, max_episodes: int | None,
+         max_bytes: int | None, policy: str) -> tuple[list[_Row], list[_Row], int, dict[str, int], int, int, str]:
+    """What to make cold: (chosen rows, hot rows, target, protected counts,
+    bytes before, floor, message)."""
+    rows = [_Row(ep, hot, cold) for ep, hot, cold in store.episode_sizes(group_id)]
+    protected_ids = store.protected_episodes(group_id)
+    hot = [r for r in rows if r.ep.cold_at is None]
+    counts: dict[str, int] = {}
+    for r in hot:
+        why = protected_ids.get(r.ep.id)
+        if why is None and r.ep.provenance == "user_confirmation":
+            why = "user_confirmation"
+        if why is None and tier(r.ep, now) == "short":
+            why = "short tier"
+        r.why = why
+        if why is not None:
+            counts[why] = counts.get(why, 0) + 1
+        signal = policy if policy in ("structural", "content") else "value"
+        r.value = memory_value(r.ep, now, signal)
+    before = sum(r.bytes_cold if r.ep.cold_at is not None else r.bytes_hot for r in rows)
+    targets = []
+    if keep_fraction is not None:
+        targets.append(math.ceil(keep_fraction * len(rows)))
+    if max_episodes is not None:
+        targets.append(max_episodes)
+    target = min(targets) if targets else len(hot)
+    candidates = [r for r in hot if r.why is None]
+    if policy == "fifo":
+        candidates.sort(key=lambda r: (r.ep.reference_time, r.ep.recorded_at, r.ep.id))
+    else:
+        candidates.sort(key=lambda r: (r.value, r.ep.reference_time, r.ep.recorded_at, r.ep.id))
+    need = max(0, len(hot) - target)
+    chosen = candidates[:need]
+    if max_bytes is not None:
+        size = before - sum(r.bytes_hot - r.bytes_cold for r in chosen)
+        for r in candidates[len(chosen):]:
+            if size <= max_bytes:
+                break
+            chosen.append(r)
+            size -= r.bytes_hot - r.bytes_cold
+    floor = len(hot) - len(candidates)
+    message = ""
+    over_bytes = max_bytes is not None and before - sum(r.bytes_hot - r.bytes_cold for r in chosen) > max_bytes
+    if need > len(candidates) or over_bytes:
+        parts = ", ".join(f"{n} {why}" for why, n in sorted(counts.items()))
+        message = (f"refused to go below the floor: {floor} hot episode(s) are never forgotten ({parts})"
+                   if floor else "the budget cannot be met: cold episodes keep their content")
+        if over_bytes and floor:
+            message += "; cold episodes keep their content"
+    return chosen, hot, target, counts, before, floor, message
+
+
+def validate(keep_fraction, max_episodes, max_bytes, policy) -> None:
+    if keep_fraction is None and max_episodes is None and max_bytes is None:
+        raise InvalidInputError("keep_fraction", "give a budget: keep_fraction, max_episodes or max_bytes")
+    if keep_fraction is not None and (isinstance(keep_fraction, bool) or not isinstance(keep_fraction, (int, float))
+                                      or not 0.0 <= keep_fraction <= 1.0):
+        raise InvalidInputError("keep_fraction", f"must be a number between 0 and 1, got {keep_fraction!r}")
+    for name, v in (("max_episodes", max_episodes), ("max_bytes", max_bytes)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
+            raise InvalidInputError(name, f"must be a non-negative integer, got {v!r}")
+    if policy not in POLICIES:
+        raise InvalidInputError("policy", f"{policy!r} is not one of {', '.join(POLICIES)}")
+
+
+def tier_stats(store, group_id: str, now: _dt.datetime) -> dict[str, Any]:
+    """Per tier: episodes (hot and cold) and their mean value; facts by tier."""
+    out: dict[str, Any] = {t: {"episodes": 0, "cold": 0, "value_sum": 0.0} for t in TIERS}
+    for ep, _, _ in store.episode_sizes(group_id, content=False):
+        t = out[tier(ep, now)]
+        t["episodes"] += 1
+        t["cold"] += ep.cold_at is not None
+        t["value_sum"] += memory_value(ep, now)
+    for t in out.values():
+        t["mean_value"] = round(t.pop("value_sum") / t["episodes"], 6) if t["episodes"] else 0.0
+    return {"tiers": out, "half_life_days": HALF_LIFE.total_seconds() / 86400}
+
+
+def warm_vectors(mem, episodes: Sequence[Episode]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """The vectors a cold episode gets back: of its document and of its sentences."""
+    import numpy as np
+
+    from ._store import episode_document, sentence_documents
+
+    docs: dict[str, None] = {}
+    for ep in episodes:
+        docs[episode_document(ep.speaker, ep.content)] = None
+        docs.update(dict.fromkeys(sentence_documents(ep.speaker, ep.content)))
+    keys = list(docs)
+    vecs = dict(zip(keys, mem._embedder().embed(keys))) if keys else {}
+    whole, sentences = {}, {}
+    for ep in episodes:
+        whole[ep.id] = np.asarray(vecs[episode_document(ep.speaker, ep.content)], dtype=np.float32).tobytes()
+        sentences[ep.id] = np.asarray([vecs[d] for d in sentence_documents(ep.speaker, ep.content)],
+                                      dtype=np.float32).tobytes()
+    return whole, sentences
