@@ -855,36 +855,40 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
 
 
-#: A turn that goes on from a chosen one ("launch pushed to 26 March" ...
-#: "and it's moved AGAIN, now 9 April"): the same speaker's next turn, within
-#: FOLLOW_ROWS turns, that opens by referring back ("and it", "it's", "now
-#: it", "that's", "update:") comes with it, just above it: it is the newer
-#: word on the same thing, though it names nothing the question asks.
+#: A later turn that changes a chosen one ("the offsite is booked for 3
+#: June" ... "offsite postponed to 17 June" ... "and it's moved again, now 1
+#: July") comes with it, just above it: it is the newer word on the same
+#: thing, though it may name nothing the question asks. A change is said in
+#: so many words (_CHANGE) next to a new value (a number, a date, a name).
+#: The same speaker's next turn, within FOLLOW_ROWS turns, that refers back
+#: ("and it's ...", "now it's ...") and says a change, and a later turn of
+#: theirs that shares one of the chosen turn's rarer words and says a change.
+#: Rarer: in at most UPDATE_SHARE of the group's texts (turns and beliefs),
+#: or 5, whichever is more. Not for questions about the past or a named time.
 FOLLOW_UPS = True
 FOLLOW_ROWS = 3
-_FOLLOWS = re.compile(r"^\W*(?:(?:and|but|so|oh|ok|okay|update:?|also|actually|well)[\s,]+)*"
-                      r"(?:it(?:['’]s| is| was| has| got| will)?|that(?:['’]s| is| was)|they(?:['’]re| are| have| moved)"
-                      r"|now|update|scratch that|change of plans?)\b", re.I)
-
-
-#: A later turn of the same speaker that changes what a chosen turn said
-#: ("the savings campaign launches 12 March" ... "launch pushed to 26
-#: March"): it shares one of the chosen turn's rarer words (UPDATE_SHARE,
-#: stemmed) and says a change (_UPDATE), within UPDATE_ROWS turns. It comes
-#: with it, just above it, and so do its own updates and follow-ups. Rarer:
-#: in at most UPDATE_SHARE of the group's texts (turns and beliefs), or 5, whichever is more.
 UPDATE_ROWS = 200
 UPDATE_SHARE = 0.05
-_UPDATE = re.compile(r"\b(?:pushed|postponed|moved|delayed|rescheduled|brought forward|cancell?ed|changed|switched"
-                     r"|instead|again|anymore|no longer|not\s+\w+\s+(?:any ?more|after all)|actually|correction|update[ds]?)\b",
-                     re.I)
+_FOLLOWS = re.compile(r"^\W*(?:(?:and|but|so|oh|ok|okay|also|actually|well)[\s,]+)*"
+                      r"(?:it(?:['’]s| is| was| has| got| will)?|now|update|scratch that|change of plans?)\b", re.I)
+_CHANGE = re.compile(r"\b(?:pushed|postponed|moved|delayed|rescheduled|brought forward|cancell?ed|changed|switched"
+                     r"|bumped)\b(?:\s+\w+){0,4}?\s+(?:to|until|till|back|again|now|forward)\b"
+                     r"|\b(?:no longer|not\s+\w+\s+(?:any ?more|after all))\b", re.I)
+_NEW_VALUE = re.compile(r"\d|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\b(?:mon|tues|wednes"
+                        r"|thurs|fri|satur|sun)day\b|\bnext (?:week|month|year)\b)|\s[A-Z][a-z]+")
+
+
+def _changes(text: str) -> bool:
+    """Whether a turn says a change to a new value ("pushed to 26 March")."""
+    m = _CHANGE.search(text)
+    return m is not None and _NEW_VALUE.search(text, m.start()) is not None
 
 
 _SAID_BY = re.compile(r"^[^:\n]{1,60}:\s*")  # the "Speaker: " an indexed turn's text begins with
 
 
 def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
-    """``scored`` with the follow-ups (FOLLOW_UPS) and updates (_UPDATE) of
+    """``scored`` with the follow-ups (FOLLOW_UPS) and updates (_changes) of
     its best episodes, each placed just above the turn it goes on from
     (added, or lifted if it scored lower)."""
     lift: dict[str, tuple[float, str]] = {}
@@ -903,7 +907,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
             if kind != "episode" or idx.speakers.get(nid) != who or (cold is not None and cold[j]):
                 continue
             text = _SAID_BY.sub("", idx.texts[j], count=1)
-            if nid not in lift and len(text) < 300 and _FOLLOWS.match(text):
+            if nid not in lift and len(text) < 300 and _FOLLOWS.match(text) and _changes(text):
                 lift[nid] = (s * 1.001, eid)
                 if depth < 3:
                     later(j, s * 1.001, nid, depth + 1)
@@ -916,7 +920,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
             kind, nid = idx.keys[j]
             if kind != "episode" or idx.speakers.get(nid) != who or nid in lift or (cold is not None and cold[j]):
                 continue
-            if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _UPDATE.search(idx.texts[j]):
+            if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _changes(_SAID_BY.sub("", idx.texts[j], count=1)):
                 lift[nid] = (s * 1.002, eid)
                 if depth < 3:
                     later(j, s * 1.002, nid, depth + 1)
