@@ -281,6 +281,17 @@ Measured by `eval/nli_eval.py` on the int8 `model.onnx` (full results:
 | held-out, all: precision / recall | {r['heldout_all']['precision']} / {r['heldout_all']['recall']} | >= 0.95 / >= 0.85 |
 | public-template set (ParaRel, WordNet, Wikidata; n={r['public_templates']['n']}): precision / recall | {r['public_templates']['precision']} / {r['public_templates']['recall']} | >= 0.90 / >= 0.80 |
 
+The public-template set (`eval/data/nli_public_templates.jsonl`, built by
+`eval/make_nli_public_set.py`) is written from sources never used in
+training: ParaRel relation patterns (Elazar et al. 2021, MIT; as republished
+in mParaRel, `coastalcph/mpararel`) with Wikidata/T-REx entity labels (CC0),
+WordNet 3.0 antonyms (Princeton WordNet licence) and Wikidata property labels
+(CC0) for numbers and dates. Contradiction rate per kind at the threshold:
+
+| kind | gold | n | contradiction rate |
+|---|---|---|---|
+{chr(10).join(f"| {k} | {v['gold']} | {v['n']} | {v['contradiction_rate']} |" for k, v in r['public_templates']['by_kind'].items())}
+
 **Threshold.** A pair counts as a contradiction when its contradiction
 probability is above {t['value']}. Rule: {t['rule']}. Precision comes first
 because a false contradiction makes midas_graph supersede (hide) a belief

@@ -11,7 +11,11 @@ attribute registry, the NLI gate) in a fresh ``Memory``, the way
 - the **catch rate** is, over ``contradiction_unregistered`` cases (a new
   value of an attribute the registry does not know, so only NLI can close
   the old one), the share whose old value was closed (any closed belief of
-  the subject when the case names no stale value).
+  the subject when the case names no stale value); ``catch_rate_when_nli_asked``
+  counts only the cases where the engine showed NLI the old statement
+  against the new one (extraction found both claims and the candidate gate
+  let the pair through), which is what the NLI model alone decides. Every
+  pair the engine asked about is in the JSON rows (``nli_asked``).
 
 Targets (issue 19 item 3): false-supersession rate <= 1%, catch rate >= 85%.
 
@@ -39,6 +43,34 @@ NEW_CASES = HERE / "data" / "supersession_cases.jsonl"
 TARGETS = {"false_supersession_rate": 0.01, "catch_rate": 0.85}
 
 
+class Recorder:
+    """Wraps the NLI model and keeps every pair the engine asks about (one case at a time)."""
+
+    def __init__(self, nli):
+        self.inner, self.pairs = nli, []
+
+    def scores(self, pairs):
+        s = self.inner.scores(pairs)
+        self.pairs += [(p, h, round(float(x[2]), 4)) for (p, h), x in zip(pairs, s)]
+        return s
+
+    def contradiction(self, premise, hypothesis):
+        return float(self.scores([(premise, hypothesis)])[0, 2])
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+
+def run(case: dict, emb, rec: Recorder) -> dict:
+    rec.pairs = []
+    row = judge(case, run_case(case, emb, rec))
+    first = case["turns"][0]["content"]
+    row["nli_asked"] = rec.pairs
+    # NLI saw the old statement against the new one (the gate let the pair through)
+    row["nli_saw_old"] = any(p == first or p in first or first in p for p, _, _ in rec.pairs)
+    return row
+
+
 def judge(case: dict, row: dict) -> dict:
     if case["expect_supersession"] and not case.get("stale"):
         row["tp"], row["fn"], row["fp"] = bool(row["closed"]), not row["closed"], 0
@@ -64,8 +96,9 @@ def main(argv=None) -> int:
     old = [] if a.only_new else load_cases(REVISION_CASES)
     new = load_cases(NEW_CASES)
     t = time.perf_counter()
-    rows = [judge(c, run_case(c, emb, nli)) | {"source": "revision_cases"} for c in old]
-    rows += [judge(c, run_case(c, emb, nli)) | {"source": "supersession_cases"} for c in new]
+    rec = Recorder(nli)
+    rows = [run(c, emb, rec) | {"source": "revision_cases"} for c in old]
+    rows += [run(c, emb, rec) | {"source": "supersession_cases"} for c in new]
     by = defaultdict(list)
     for r in rows:
         by[r["category"]].append(r)
@@ -78,6 +111,12 @@ def main(argv=None) -> int:
         "cases": len(rows), "new_cases": len(new),
         "false_supersessions": fs, "false_supersession_rate": round(fs / len(rows), 4),
         "catch_rate": round(sum(r["tp"] for r in unreg) / len(unreg), 4) if unreg else None,
+        # the NLI part alone: of the unregistered contradictions whose old statement reached
+        # NLI (extraction and the cosine gate let it through), the share closed
+        "nli_reached": sum(r["nli_saw_old"] for r in unreg),
+        "catch_rate_when_nli_asked": (round(sum(r["tp"] for r in unreg if r["nli_saw_old"])
+                                            / max(1, sum(r["nli_saw_old"] for r in unreg)), 4)
+                                      if unreg else None),
         "revision_cases_recall": None, "nli_threshold": getattr(nli, "threshold", None),
         "both_orders": getattr(nli, "both_orders", None), "categories": cats,
         "seconds": round(time.perf_counter() - t, 1), "targets": TARGETS,

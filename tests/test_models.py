@@ -422,7 +422,7 @@ def test_contrast_pairs_are_deterministic_and_cover_every_kind():
     kinds = {p.kind for p in a}
     assert {"negation", "negation_other_subject", "negation_paraphrase", "antonym",
             "antonym_other_subject", "synonym", "role_swap", "scene_other_subject",
-            "scene_unrelated"} <= kinds
+            "scene_unrelated", "negation_other_value", "same_value_format"} <= kinds
     for lab in (0, 1, 2):
         assert sum(p.label == lab for p in a) > 300
     for p in a:
@@ -446,6 +446,12 @@ def test_public_template_set_is_held_out_from_training():
         for clause in (c for pair in pats for c in pair):
             s = " ".join(clause.replace("[X]", "x").replace("[Y]", "y").lower().split())
             assert not any(s in t for t in train), (rel, clause)
+    # nor does a contrast-pair frame say a public pattern ("was born in" is P19's)
+    src = Path(contrast_pairs.__file__).read_text(encoding="utf-8").lower()
+    for rel, (pats, _) in pub.REL.items():
+        for clause in (c for pair in pats for c in pair):
+            verb = clause.replace("[X]'s", "").replace("[X]", "").replace("[Y]", "").strip()
+            assert verb.lower() not in src, (rel, clause)
     wordnet = {frozenset((a, b)) for a, b, _ in pub.ANTONYMS_WN}
     ours = {frozenset(p) for p in contrast_pairs.ANTONYMS}
     assert not wordnet & ours

@@ -34,7 +34,9 @@ Kinds (label):
   one (entailment), any other relation (neutral);
 - ``scene_other_subject`` (neutral): caption-style sentences, another
   subject doing the same or a similar thing;
-- ``scene_unrelated`` (neutral): a named person's two unrelated activities.
+- ``scene_unrelated`` (neutral): a named person's two unrelated activities;
+- ``negation_other_value`` (neutral): "X does not live in A" / "X lives in B";
+- ``same_value_format`` (entailment): one number or date written two ways.
 
     from midas_graph.models.contrast_pairs import generate
     pairs = generate(5000, seed=1)      # revision_pairs.Pair objects
@@ -182,7 +184,7 @@ def _end(s: str, rng: random.Random) -> str:
 def _contract(s: str, rng: random.Random) -> str:
     if rng.random() < 0.4:
         s = s.replace("does not ", "doesn't ").replace("is not ", "isn't ").replace(
-            "do not ", "don't ").replace("am not ", "'m not ")
+            "do not ", "don't ").replace("I am not ", "I'm not ")
     return s
 
 
@@ -361,10 +363,77 @@ def _k_scene_unrelated(rng: random.Random) -> Pair:
     return Pair(_end(a, rng), _end(b, rng), NEU, "contrast:scene", "scene_unrelated")
 
 
+# (negated slot, plain slot) with a value: "{S} does not live in A" / "{S} lives in B"
+_SLOT_NEG = [
+    ("does not live in {A}", "lives in {B}", "don't live in {A}", "live in {B}", "city"),
+    ("does not study in {A}", "studies in {B}", "don't study in {A}", "study in {B}", "city"),
+    ("is not from {A}", "is from {B}", "am not from {A}", "am from {B}", "city"),
+    ("does not work at {A}", "works at {B}", "don't work at {A}", "work at {B}", "org"),
+    ("is not a {A}", "is a {B}", "am not a {A}", "am a {B}", "job"),
+    ("does not drive a {A}", "drives a {B}", "don't drive a {A}", "drive a {B}", "car"),
+    ("is not in {A} this week", "is in {B} this week", "am not in {A} this week",
+     "am in {B} this week", "city"),
+]
+_SLOT_VALS = {
+    "city": ["Leipzig", "Graz", "Bergen", "Turku", "Ghent", "Malmo", "Bilbao", "Nantes", "Bari",
+             "Poznan", "Brno", "Aarhus", "Cork", "Lille", "Basel", "Tartu"],
+    "org": ["the bakery", "the town hall", "the museum", "the post office", "a start-up",
+            "the hospital", "the library", "a law firm", "the zoo", "the airport"],
+    "job": ["plumber", "florist", "surgeon", "librarian", "carpenter", "dentist", "baker",
+            "paramedic", "tailor", "vet"],
+    "car": ["van", "pickup", "hatchback", "convertible", "minivan", "station wagon"],
+}
+
+
+def _k_negation_other_value(rng: random.Random) -> Pair:
+    """A negated value and another value of the same slot are compatible."""
+    neg3, pos3, neg1, pos1, kind = rng.choice(_SLOT_NEG)
+    a, b = rng.sample(_SLOT_VALS[kind], 2)
+    if rng.random() < 0.3:
+        x, y = f"I {neg1}", f"I {pos1}"
+    else:
+        s = _name(rng)
+        x, y = f"{s} {neg3}", f"{s} {pos3}"
+    x, y = _contract(x.format(A=a, B=b), rng), y.format(A=a, B=b)
+    if rng.random() < 0.5:
+        x, y = y, x
+    return Pair(_end(x, rng), _end(y, rng), NEU, "contrast:negation", "negation_other_value")
+
+
+_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December"]
+
+
+def _k_same_value_format(rng: random.Random) -> Pair:
+    """The same number or date written another way is the same fact."""
+    s = _name(rng)
+    r = rng.random()
+    if r < 0.5:
+        y, m, d = rng.randint(2019, 2027), rng.randrange(12), rng.randint(1, 28)
+        forms = [f"{d} {_MONTHS[m]} {y}", f"{_MONTHS[m]} {d}, {y}", f"{y}-{m + 1:02d}-{d:02d}",
+                 f"{_MONTHS[m][:3]} {d} {y}", f"{d:02d}/{m + 1:02d}/{y}"]
+        what = rng.choice(["{S}'s flight is on {V}", "{S}'s appointment is on {V}",
+                           "{S}'s contract ends on {V}", "{S} starts the new job on {V}",
+                           "the wedding of {S} is on {V}"])
+    elif r < 0.8:
+        n = rng.randint(1200, 98000)
+        forms = [f"{n:,}", f"{n}", f"{n:,}".replace(",", " ")]
+        what = rng.choice(["{S}'s salary is {V} euros", "{S} paid {V} dollars for the car",
+                           "{S}'s village has {V} inhabitants", "{S} walked {V} steps today"])
+    else:
+        n = rng.randint(2, 95)
+        forms = [f"{n} km", f"{n} kilometres", f"{n} kilometers"]
+        what = rng.choice(["{S} lives {V} from the office", "{S} cycles {V} every day"])
+    f1, f2 = rng.sample(forms, 2)
+    a, b = what.format(S=s, V=f1), what.format(S=s, V=f2)
+    return Pair(_end(a, rng), _end(b, rng), ENT, "contrast:numbers", "same_value_format")
+
+
 KINDS: list[tuple[Callable[[random.Random], Pair], float]] = [
-    (_k_negation, 0.17), (_k_negation_other, 0.08), (_k_negation_para, 0.04),
-    (_k_antonym, 0.17), (_k_antonym_other, 0.07), (_k_synonym, 0.03),
-    (_k_role_swap, 0.16), (_k_scene_other, 0.18), (_k_scene_unrelated, 0.10),
+    (_k_negation, 0.14), (_k_negation_other, 0.07), (_k_negation_para, 0.03),
+    (_k_negation_other_value, 0.07), (_k_antonym, 0.16), (_k_antonym_other, 0.06),
+    (_k_synonym, 0.03), (_k_role_swap, 0.15), (_k_scene_other, 0.15), (_k_scene_unrelated, 0.08),
+    (_k_same_value_format, 0.06),
 ]
 
 
