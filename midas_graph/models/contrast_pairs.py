@@ -20,7 +20,8 @@ This module writes such pairs from its own small vocabularies. None of its
 words or frames come from the held-out public-template set
 (``eval/data/nli_public_templates.jsonl``, built by
 ``eval/make_nli_public_set.py``); ``tests/test_models.py`` checks that the
-antonym pairs are disjoint from that set's.
+antonym pairs are disjoint from that set's and that no frame here says one
+of its relation patterns' verb phrases.
 
 Kinds (label):
 

@@ -24,7 +24,10 @@ Steps (each one skips itself when its output already exists):
 
 Resuming: run the same command again. The order of the batches of an epoch
 is a function of the seed and the epoch, so the steps already done are
-skipped exactly.
+skipped exactly. SIGTERM or SIGINT (``kill PID``) stops a run after the
+current step with a checkpoint, so nothing is lost by stopping it; a
+different ``--max-steps`` on the next run re-plans the learning-rate decay
+from the step reached.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -451,6 +455,14 @@ def train(args) -> Path:
     mem_val = [(p.premise, p.hypothesis, p.label)
                for p in generate(args.mem_val, split="train", seed=VAL_SEED)]
 
+    stop = []    # SIGTERM / SIGINT: finish the step, save a checkpoint, exit
+
+    def _stop(signum, _frame):
+        stop.append(signum)
+        log(f"signal {signum}: stopping after this step with a checkpoint")
+
+    before = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+
     while state["epoch"] < args.epochs and state["global_step"] < total:
         ep = state["epoch"]
         rows = build_epoch(ep, snli_train, args)
@@ -496,8 +508,11 @@ def train(args) -> Path:
                     f"{run_loss / args.log_every:.4f} lr {opt.param_groups[0]['lr']:.2e} "
                     f"{dt:.2f}s/step eta {left / 60:.0f} min")
                 run_loss = 0.0
-            if state["global_step"] % args.ckpt_every == 0:
+            if state["global_step"] % args.ckpt_every == 0 or stop:
                 save_ckpt(ckpt, model, opt, state, torch)
+            if stop:
+                log(f"stopped at step {state['global_step']}; run the same command to resume")
+                raise SystemExit(0)
         else:
             acc_s, _ = evaluate_torch(model, tok, snli_val, torch)
             acc_m, _ = evaluate_torch(model, tok, mem_val, torch)
@@ -510,6 +525,8 @@ def train(args) -> Path:
             save_ckpt(ckpt, model, opt, state, torch)
             continue
         break   # max_steps reached inside the epoch
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
     save_ckpt(ckpt, model, opt, state, torch)
     if state["global_step"] < total and state["epoch"] < args.epochs:
         raise SystemExit("stopped before the end of training")
