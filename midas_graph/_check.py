@@ -41,7 +41,8 @@ list means the database is sound). It never writes. The rules:
   (subject, attribute), with their values and ends.
 * ``tier``: a cold episode (``Memory.forget``, docs/forgetting.md) has no
   vectors and is none that forgetting must keep: the source of a fact
-  version, one that closed a belief, a ``user_confirmation`` one.
+  version, one that closed a belief, a ``user_confirmation`` one; a purged
+  stub (``forget(purge=True)``) has no content left.
 
 The attribute registry used is the memory's own (``Memory(attributes=...)``):
 open a database with the registry it was written with.
@@ -176,6 +177,8 @@ def _tiers(facts: Sequence[Fact], store, group_id: str | None, out: _Report) -> 
             out.add("tier", f"cold episode {i} (group {g!r}) closed a belief", i)
         if prov == "user_confirmation":
             out.add("tier", f"cold episode {i} (group {g!r}) is a user confirmation", i)
+    for i, g in store.purged_with_content(group_id):
+        out.add("tier", f"purged episode {i} (group {g!r}) still has content", i)
 
 
 def _intervals(facts: Iterable[Fact], out: _Report) -> None:

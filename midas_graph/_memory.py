@@ -480,7 +480,9 @@ class Memory:
         """The episode with this id. Episode ids are per group (two groups
         may each use an id of their own choosing): ``group_id`` looks in that
         group only; ``None`` finds the episode stored under the id, in any
-        group (when the id is used in several groups, the one stored first)."""
+        group (when the id is used in several groups, the one stored first).
+        A purged episode (``forget(purge=True)``) reads as its stub:
+        ``purged`` is True, ``content`` empty."""
         _text(episode_id, "episode_id")
         _group_or_none(group_id)
         ep = self._store.episode(episode_id, group_id)
@@ -963,6 +965,7 @@ class Memory:
         policy: str = "value",
         group_id: str = "default",
         dry_run: bool = False,
+        purge: bool = False,
     ):
         """Make the least valuable episodes of a group cold until the budget
         holds: at most ``keep_fraction`` of its episodes (or ``max_episodes``)
@@ -979,13 +982,21 @@ class Memory:
         ``user_confirmation`` one, and the short tier; when the budget would
         need them, forgetting stops at that floor and the report says so
         (``short_of``, ``message``). Returns a
-        :class:`~midas_graph.ForgetReport`; ``dry_run``: what it would do."""
+        :class:`~midas_graph.ForgetReport`; ``dry_run``: what it would do.
+
+        ``purge=True`` (for privacy; not undone): every episode of the group
+        that is cold after this call has its content deleted. A stub stays
+        (id, times, speaker, provenance, scores; ``cold_reason`` "purged:
+        sha256 <digest of the deleted content>; ..."), so the links to it
+        still resolve; it cannot be warmed, and ``report.purged`` lists it.
+        Protected episodes are never cold, so never purged."""
         from . import _forget
 
         _forget.validate(keep_fraction, max_episodes, max_bytes, policy)
         _text(group_id, "group_id")
-        if not isinstance(dry_run, bool):
-            raise InvalidInputError("dry_run", "expected True or False")
+        for name, flag in (("dry_run", dry_run), ("purge", purge)):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(name, "expected True or False")
         if not dry_run:
             self._writable()
         store = self._store
@@ -997,13 +1008,27 @@ class Memory:
             if chosen and not dry_run:
                 store.set_cold(group_id, [r.ep.id for r in chosen], now, f"forget: policy {policy}")
                 store.set_meta("last_tx", now.isoformat())
-        after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen)
+            purged: list[str] = []
+            removed = 0
+            if purge:
+                chosen_ids = {r.ep.id for r in chosen}
+                keep = store.protected_episodes(group_id)
+                ids = [ep.id for ep, _, _ in store.episode_sizes(group_id)
+                       if (ep.cold_at is not None or ep.id in chosen_ids) and not _forget.is_purged(ep)
+                       and ep.id not in keep and ep.provenance != "user_confirmation"]
+                eps = store.episodes_by_id(ids, group_id)
+                purged = [ep.id for ep in eps]
+                removed = sum(len(ep.content) for ep in eps)
+                if eps and not dry_run:
+                    store.purge_episodes(eps, now, {ep.id: _forget.purge_reason(ep) for ep in eps})
+                    store.set_meta("last_tx", now.isoformat())
+        after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen) - removed
         hot_after = len(hot) - len(chosen)
         return _forget.ForgetReport(
             group_id=group_id, policy=policy, dry_run=dry_run, target=target, hot_before=len(hot),
             hot_after=hot_after, cold=[(r.ep.id, round(r.value, 6)) for r in chosen], protected=protected,
             bytes_before=before, bytes_after=after, floor=floor, short_of=max(0, hot_after - target),
-            message=message, already_cold=store.count("Episode", group_id) - len(hot))
+            message=message, already_cold=store.count("Episode", group_id) - len(hot), purged=purged)
 
     def warm(self, episode_ids: Iterable[str], *, group_id: str = "default") -> list[Episode]:
         """Make cold episodes hot again: back in the recall indexes, their
@@ -1024,6 +1049,12 @@ class Memory:
             if i not in eps:
                 raise episode_not_found(i)
         cold = [eps[i] for i in ids if eps[i].cold_at is not None]
+        from ._forget import is_purged
+
+        for ep in cold:
+            if is_purged(ep):
+                raise InvalidInputError("episode_ids", f"episode {ep.id} was purged (forget(purge=True)): its "
+                                        "content is deleted, only a stub is left, so it cannot be warmed")
         if cold:
             whole, sentences = warm_vectors(self, cold)  # before the transaction: model time
             with self._store.transaction():

@@ -1055,6 +1055,35 @@ class Store:
                    {"rows": rows, "at": when, "why": reason})
         return len(keys)
 
+    def purge_episodes(self, episodes: Sequence[Episode], at: _dt.datetime, reasons: dict[str, str]) -> int:
+        """Delete the content of cold episodes (``forget(purge=True)``): each
+        row keeps its id, times, speaker, provenance and scores, its content
+        becomes empty and its row digest is sealed again over that; its tier
+        state (cold, ``reasons[id]``: the purge and the digest of what was
+        removed) is sealed by its tier digest. Returns how many rows changed."""
+        rows = []
+        for ep in episodes:
+            key = self.episode_keys(ep.group_id, [ep.id]).get(ep.id)
+            if key is None:
+                continue
+            stub = Episode(**{**{f: getattr(ep, f) for f in Episode.__dataclass_fields__}, "content": ""})
+            when = to_db(ep.cold_at or at)
+            why = reasons[ep.id]
+            rows.append({"k": key, "dg": episode_digest(stub, key), "at": when, "why": why,
+                         "cd": _digest.cold_digest(key, when, why)})
+        if rows:
+            self.q("UNWIND $rows AS r MATCH (p:Episode {id: r.k}) SET p.content = '', p.digest = r.dg, "
+                   "p.cold_at = r.at, p.cold_reason = r.why, p.cold_digest = r.cd, p.embedding = NULL, "
+                   "p.sentence_embeddings = NULL", {"rows": rows})
+        return len(rows)
+
+    def purged_with_content(self, group_id: str | None = None) -> list[tuple[str, str]]:
+        """(id, group) of purged stubs that still have content (``check()``)."""
+        where, params = (" AND p.group_id = $g", {"g": group_id}) if group_id is not None else ("", {})
+        rows = self.q("MATCH (p:Episode) WHERE p.cold_reason STARTS WITH $pre AND size(p.content) > 0" + where
+                      + " RETURN p.id, p.group_id", {**params, "pre": "purged: sha256 "})
+        return [(public_episode_id(k, g), g) for k, g in rows]
+
     def cold_episode_ids(self, group_id: str) -> set[str]:
         """The ids of a group's cold episodes (out of the recall indexes)."""
         rows = self.q("MATCH (p:Episode) WHERE p.group_id = $g AND p.cold_at IS NOT NULL RETURN p.id",
