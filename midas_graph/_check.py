@@ -14,14 +14,17 @@ list means the database is sound). It never writes. The rules:
   revision closed at its own start: superseded by a value from the same
   instant, or ended as it began; never as stated), ``recorded_at <=
   expired_at``, and an expired version says why.
-* ``versions``: a belief's versions are numbered 1..n, share its group,
+* ``versions``: a belief's versions are numbered 1..n (m..n in a group
+  ``compact()`` dropped old versions of: it drops a prefix), share its group,
   subject, attribute and value, do not overlap in transaction time, and at
   most the latest one is held.
 * ``overlap``: sequenced uniqueness. At no (valid time, transaction time) are
   two versions of a single-valued attribute visible, nor two versions with
   the same value of any attribute.
 * ``successor``: every ``superseded_by`` and ``supersedes`` names a belief
-  that exists, and a superseded version has its ``SUPERSEDED_BY`` edge.
+  that exists, and a superseded version has its ``SUPERSEDED_BY`` edge
+  (in a compacted group, a link to a belief or a version 1 that
+  ``compact()`` dropped is accepted: it rewrites no row).
 * ``cycle``: the ``superseded_by`` links of the versions held at any one
   transaction time form no cycle.
 * ``episode``: a held belief's source episode exists; every version's is in
@@ -38,7 +41,8 @@ list means the database is sound). It never writes. The rules:
   (subject, attribute), with their values and ends.
 * ``tier``: a cold episode (``Memory.forget``, docs/forgetting.md) has no
   vectors and is none that forgetting must keep: the source of a fact
-  version, one that closed a belief, a ``user_confirmation`` one.
+  version, one that closed a belief, a ``user_confirmation`` one; a purged
+  stub (``forget(purge=True)``) has no content left.
 
 The attribute registry used is the memory's own (``Memory(attributes=...)``):
 open a database with the registry it was written with.
@@ -145,9 +149,10 @@ def _rules(mem: Memory, store, group_id: str | None, out: _Report) -> None:
         vs.sort(key=lambda f: f.version)
 
     _intervals(facts, out)
-    _versions(beliefs, out)
+    compacted = set(store.horizons())  # groups compact() dropped old versions of
+    _versions(beliefs, compacted, out)
     _overlaps(facts, mem.registry.is_single, out)
-    _successors(facts, beliefs, store, out)
+    _successors(facts, beliefs, store, compacted, out)
     _cycles(facts, out)
     _episodes(facts, beliefs, episodes, store, out)
     _subjects(facts, entities_all, store, out)
@@ -172,6 +177,8 @@ def _tiers(facts: Sequence[Fact], store, group_id: str | None, out: _Report) -> 
             out.add("tier", f"cold episode {i} (group {g!r}) closed a belief", i)
         if prov == "user_confirmation":
             out.add("tier", f"cold episode {i} (group {g!r}) is a user confirmation", i)
+    for i, g in store.purged_with_content(group_id):
+        out.add("tier", f"purged episode {i} (group {g!r}) still has content", i)
 
 
 def _intervals(facts: Iterable[Fact], out: _Report) -> None:
@@ -188,11 +195,14 @@ def _intervals(facts: Iterable[Fact], out: _Report) -> None:
             out.add("interval", f"{f.vid} is expired without a reason", f.vid)
 
 
-def _versions(beliefs: dict[str, list[Fact]], out: _Report) -> None:
+def _versions(beliefs: dict[str, list[Fact]], compacted: set[str], out: _Report) -> None:
     for fid, vs in beliefs.items():
         numbers = [f.version for f in vs]
-        if numbers != list(range(1, len(vs) + 1)):
-            out.add("versions", f"belief {fid} has versions {numbers}, not 1..{len(vs)}", *(f.vid for f in vs))
+        # compact() drops a prefix of a belief's versions (those expired before the horizon)
+        first_n = numbers[0] if vs[0].group_id in compacted else 1
+        if numbers != list(range(first_n, first_n + len(vs))) or first_n < 1:
+            out.add("versions", f"belief {fid} has versions {numbers}, not {first_n}..{first_n + len(vs) - 1}",
+                    *(f.vid for f in vs))
         first = vs[0]
         for f in vs[1:]:
             if (f.group_id, f.subject_id, f.attribute, norm_value(f.value)) != (
@@ -244,20 +254,31 @@ def _overlaps(facts: Sequence[Fact], is_single, out: _Report) -> None:
             active.append(f)
 
 
-def _successors(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], store, out: _Report) -> None:
+def _successors(facts: Sequence[Fact], beliefs: dict[str, list[Fact]], store, compacted: set[str],
+                out: _Report) -> None:
+    """In a compacted group (``Memory.compact``) a link may name a belief
+    whose versions were all dropped, and the SUPERSEDED_BY edge goes to a
+    belief's version 1, which may be gone: compaction rewrites no row (the
+    link fields stay sealed by their digests), so both are accepted there."""
     known = set(beliefs)
     missing = {x for f in facts for x in (f.superseded_by, *f.supersedes) if x and x not in known}
     if missing:  # another group's belief (a group-filtered check), or gone
-        known |= {x for x in missing if store.versions(x)}
+        known |= {x for x in missing if store.versions(x, compacted=bool(compacted))}
     edges = set(store.edge_pairs("SUPERSEDED_BY"))
+    firsts = store.existing("Fact", [f"{f.superseded_by}:1" for f in facts
+                                     if f.superseded_by is not None and f.group_id in compacted])
     for f in facts:
+        gone_ok = f.group_id in compacted
         if f.superseded_by is not None:
             if f.superseded_by not in known:
-                out.add("successor", f"{f.vid} is superseded by {f.superseded_by}, which does not exist", f.vid)
-            elif (f.vid, f"{f.superseded_by}:1") not in edges:
+                if not gone_ok:
+                    out.add("successor", f"{f.vid} is superseded by {f.superseded_by}, which does not exist",
+                            f.vid)
+            elif (f.vid, f"{f.superseded_by}:1") not in edges and not (
+                    gone_ok and f"{f.superseded_by}:1" not in firsts):
                 out.add("successor", f"{f.vid} has no SUPERSEDED_BY edge to {f.superseded_by}", f.vid)
         for s in f.supersedes:
-            if s not in known:
+            if s not in known and not gone_ok:
                 out.add("successor", f"{f.vid} supersedes {s}, which does not exist", f.vid)
 
 

@@ -55,3 +55,19 @@ class DamagedError(MidasError):
             f"{what} is damaged: {len(self.damage)} stored row(s) no longer match their digests: "
             f"{shown}{more}. Restore it from a backup or an export; `midas-graph check` lists them all"
         )
+
+
+class HistoryCompactedError(MidasError):
+    """A question about what the memory knew before its compaction horizon
+    (``Memory.compact(before=T)`` dropped the versions expired before T):
+    the answer would be incomplete, so none is given. ``horizon`` is T."""
+
+    def __init__(self, group_id: str, known_at, horizon, message: str | None = None) -> None:
+        self.group_id = group_id
+        self.known_at = known_at
+        self.horizon = horizon
+        super().__init__(message or
+            f"known_at: {known_at.isoformat()} is before the compaction horizon {horizon.isoformat()} of group "
+            f"{group_id!r}: the versions the memory held only before it were dropped by compact(), so what it "
+            f"knew then cannot be answered; ask at known_at >= {horizon.isoformat()}"
+        )

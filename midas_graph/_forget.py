@@ -35,6 +35,23 @@ TIERS = ("short", "medium", "long")
 #: much as one of today with the same importance.
 HALF_LIFE = _dt.timedelta(days=30)
 POLICIES = ("value", "structural", "content", "fifo")
+#: ``cold_reason`` of a purged episode (``forget(purge=True)``) starts so,
+#: followed by the SHA-256 of the content that was deleted.
+PURGED = "purged: sha256 "
+
+
+def is_purged(ep: Episode) -> bool:
+    """Whether ``forget(purge=True)`` deleted the episode's content (a stub)."""
+    return ep.purged
+
+
+def purge_reason(ep: Episode) -> str:
+    """The purged stub's reason: the digest of what was deleted, then why it went cold."""
+    import hashlib
+
+    digest = hashlib.sha256(ep.content.encode("utf-8")).hexdigest()
+    was = ep.cold_reason or "forget"
+    return f"{PURGED}{digest}; was cold: {was}"
 
 
 def item_time(item: Episode | Fact) -> _dt.datetime:
@@ -111,6 +128,7 @@ class ForgetReport:
     short_of: int
     message: str = ""
     already_cold: int = 0
+    purged: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)

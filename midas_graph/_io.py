@@ -33,7 +33,12 @@ from ._types import Entity, Episode, Fact
 
 #: The ``format`` of the header row, and the version of the row layout.
 FORMAT = "midas_graph-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+#: An export of a memory ``compact()`` never touched is written at format 1
+#: (readable by older midas_graph); one with a compaction horizon at format 2,
+#: whose header carries ``compacted`` ({group: horizon}): an older reader
+#: refuses it instead of importing dangling links without their horizon.
+_FORMAT_COMPACTED = 2
 
 _TIME_FIELDS = ("valid_from", "valid_to", "stated_valid_to", "recorded_at", "expired_at")
 _FACT_FIELDS = tuple(c for c in FACT_COLUMNS if c not in ("vid", "value_type"))
@@ -194,8 +199,12 @@ def export_rows(mem) -> Iterator[dict[str, Any]]:
 
 def _export_rows(store) -> Iterator[dict[str, Any]]:
     counts = dict.fromkeys(ROW_TYPES[1:-1], 0)
-    yield {"type": "header", "format": FORMAT, "format_version": FORMAT_VERSION,
-           "schema_version": store.schema_version}
+    horizons = store.horizons()
+    header = {"type": "header", "format": FORMAT, "format_version": _FORMAT_COMPACTED if horizons else 1,
+              "schema_version": store.schema_version}
+    if horizons:
+        header["compacted"] = {g: t.isoformat() for g, t in sorted(horizons.items())}
+    yield header
     for e, vec in store.export_entities():
         counts["entity"] += 1
         yield entity_to_json(e, vec)
@@ -260,6 +269,7 @@ class Dump:
     links: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
     episodes: list[tuple[int, Episode, str, str | None, str | None, list[str]]] = field(default_factory=list)
     removed: dict[tuple[str, str], int] = field(default_factory=dict)  # (group, episode id) -> line
+    horizons: dict[str, _dt.datetime] = field(default_factory=dict)  # group -> compaction horizon
     facts: list[tuple[int, Fact]] = field(default_factory=list)
     fact_vectors: list[tuple[int, str, str]] = field(default_factory=list)
 
@@ -285,6 +295,14 @@ class Dump:
                     f"(format {fmt}), but this midas_graph reads up to schema version {SCHEMA_VERSION} "
                     f"(format {FORMAT_VERSION}): upgrade midas_graph to import it"
                 )
+            compacted = row.get("compacted") or {}
+            if not isinstance(compacted, dict):
+                raise InvalidInputError("compacted", "must map group ids to compaction horizons")
+            for g, t in compacted.items():
+                at = parse_time(t, "compacted")
+                if not isinstance(g, str) or at is None:
+                    raise InvalidInputError("compacted", f"{g!r}: {t!r} is not a group and a time")
+                self.horizons[g] = at
             self.header = lineno
         elif kind == "end":
             rows = row.get("rows")
@@ -386,6 +404,11 @@ class Dump:
             if f.superseded_by is not None:
                 fact_refs.append((n, "superseded_by", f.superseded_by))
             fact_refs.extend((n, "supersedes", x) for x in f.supersedes)
+
+        # in a compacted group a link may name a belief compact() dropped (it rewrites no row)
+        compacted = set(self.horizons) | set(store.horizons())
+        fact_group = {n: f.group_id for n, f in self.facts}
+        fact_refs = [r for r in fact_refs if fact_group.get(r[0]) not in compacted or r[1] == "id"]
 
         def resolve(refs, have: set[str], label: str, key=lambda x: x) -> None:
             wanted = sorted({ref for _, _, ref in refs} - have)

@@ -487,6 +487,9 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         policy: Literal["value", "structural", "content", "fifo"] = "value",
         dry_run: Annotated[bool, Field(description="Only say what would go cold.")] = False,
         group_id: Optional[str] = None,
+        purge: Annotated[bool, Field(description=(
+            "Also delete the text of every cold episode (privacy; not undone): a stub with its id, times "
+            "and a digest of the deleted text stays."))] = False,
         warm: Annotated[Optional[list[str]], Field(description=(
             "Instead: make these cold episodes hot again (back in search)."))] = None,
     ) -> dict[str, Any]:
@@ -498,10 +501,11 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
             eps = mem.warm(warm, group_id=group)
             return {"message": f"{len(eps)} episode(s) hot", "episodes": [e.id for e in eps]}
         report = mem.forget(keep_fraction=keep_fraction, max_episodes=max_episodes, max_bytes=max_bytes,
-                            policy=policy, group_id=group, dry_run=dry_run)
+                            policy=policy, group_id=group, dry_run=dry_run, purge=purge)
         verb = "would go" if dry_run else "went"
-        return {"message": f"{len(report.cold)} episode(s) {verb} cold" + (f"; {report.message}" if report.message
-                                                                           else ""), **report.to_dict()}
+        purged = f"; {len(report.purged)} purged" if purge else ""
+        return {"message": f"{len(report.cold)} episode(s) {verb} cold{purged}"
+                + (f"; {report.message}" if report.message else ""), **report.to_dict()}
 
     @tool(_READ)
     def as_of(

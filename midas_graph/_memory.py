@@ -480,7 +480,9 @@ class Memory:
         """The episode with this id. Episode ids are per group (two groups
         may each use an id of their own choosing): ``group_id`` looks in that
         group only; ``None`` finds the episode stored under the id, in any
-        group (when the id is used in several groups, the one stored first)."""
+        group (when the id is used in several groups, the one stored first).
+        A purged episode (``forget(purge=True)``) reads as its stub:
+        ``purged`` is True, ``content`` empty."""
         _text(episode_id, "episode_id")
         _group_or_none(group_id)
         ep = self._store.episode(episode_id, group_id)
@@ -534,7 +536,9 @@ class Memory:
         episode closed too; entities stay. For an episode stored before
         schema version 2, only what it *ended* can be found (by time and
         text); its supersessions re-open through step 1, its corrections are
-        not restored.
+        not restored. An episode recorded at or before the group's compaction
+        horizon (:meth:`compact` dropped the versions it closed) cannot be
+        undone: :class:`~midas_graph.HistoryCompactedError`.
         """
         self._writable()
         _text(episode_id, "episode_id")
@@ -544,6 +548,16 @@ class Memory:
             ep = self._store.episode(episode_id, group_id)
             if ep is None:
                 raise episode_not_found(episode_id)
+            horizon = self._store.horizon(ep.group_id)
+            if horizon is not None and ep.recorded_at <= horizon:
+                # what it closed expired when it was recorded: compact() dropped those versions
+                from ._errors import HistoryCompactedError
+
+                raise HistoryCompactedError(
+                    ep.group_id, ep.recorded_at, horizon,
+                    f"episode_id: episode {episode_id} was recorded at {ep.recorded_at.isoformat()}, not after the "
+                    f"compaction horizon {horizon.isoformat()} of group {ep.group_id!r}: the versions it closed "
+                    "were dropped by compact(), so it cannot be undone (forget() makes it cold)")
             stated = self._store.facts_from_episodes([episode_id], ep.group_id)[episode_id]
             own = {f.id for f in stated}
             touched = [f for f in self._store.expired_by_episode(ep.group_id, episode_id, ep.recorded_at)
@@ -777,6 +791,7 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
+        self._known(kt, group_id)
         query, cut = _bounded_query(query)
         hits = self._recaller().recall(query, k=k, valid_at=t or now, known_at=kt, group_id=group_id,
                                        speaker=speaker, explicit_valid=t is not None,
@@ -817,6 +832,7 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at")
         kt = parse_time(known_at, "known_at") or now
+        self._known(kt, group_id)
         query, cut = _bounded_query(query)
         ctx = assemble(self, query, budget_tokens=budget_tokens, valid_at=t or now, known_at=kt,
                        group_id=group_id, speaker=speaker, explicit_valid=t is not None)
@@ -872,6 +888,7 @@ class Memory:
         now = self.now()
         t = parse_time(valid_at, "valid_at") or now
         k = parse_time(known_at, "known_at") or now
+        self._known(k, group_id)
         facts = self._facts(subject, attribute, group_id, valid_at=t, known_at=k)
         return sorted(facts, key=lambda f: (f.subject, f.attribute, f.valid_from, f.recorded_at, f.id))
 
@@ -885,7 +902,8 @@ class Memory:
     def history(self, subject: str, attribute: str | None = None, *, group_id: str = "default") -> list[Fact]:
         """Every version of every belief about ``subject``: superseded, retracted
         and revised ones included, ordered by attribute, then valid and
-        transaction time."""
+        transaction time. After :meth:`compact`, the versions it dropped
+        (expired at or before the group's horizon) are not among them."""
         _text(subject, "subject")
         facts = self._facts(subject, attribute, group_id)
         return sorted(facts, key=lambda f: (f.attribute, f.valid_from, f.recorded_at, f.id, f.version))
@@ -896,7 +914,7 @@ class Memory:
         belief of that group (another group's is not found, as if absent)."""
         _text(fact_id, "fact_id")
         _group_or_none(group_id)
-        out = self._store.versions(fact_id)
+        out = self._store.versions(fact_id, compacted=bool(self._store.horizons()))
         if not out or (group_id is not None and out[0].group_id != group_id):
             raise fact_not_found(fact_id)
         return out
@@ -947,6 +965,7 @@ class Memory:
         policy: str = "value",
         group_id: str = "default",
         dry_run: bool = False,
+        purge: bool = False,
     ):
         """Make the least valuable episodes of a group cold until the budget
         holds: at most ``keep_fraction`` of its episodes (or ``max_episodes``)
@@ -963,13 +982,21 @@ class Memory:
         ``user_confirmation`` one, and the short tier; when the budget would
         need them, forgetting stops at that floor and the report says so
         (``short_of``, ``message``). Returns a
-        :class:`~midas_graph.ForgetReport`; ``dry_run``: what it would do."""
+        :class:`~midas_graph.ForgetReport`; ``dry_run``: what it would do.
+
+        ``purge=True`` (for privacy; not undone): every episode of the group
+        that is cold after this call has its content deleted. A stub stays
+        (id, times, speaker, provenance, scores; ``cold_reason`` "purged:
+        sha256 <digest of the deleted content>; ..."), so the links to it
+        still resolve; it cannot be warmed, and ``report.purged`` lists it.
+        Protected episodes are never cold, so never purged."""
         from . import _forget
 
         _forget.validate(keep_fraction, max_episodes, max_bytes, policy)
         _text(group_id, "group_id")
-        if not isinstance(dry_run, bool):
-            raise InvalidInputError("dry_run", "expected True or False")
+        for name, flag in (("dry_run", dry_run), ("purge", purge)):
+            if not isinstance(flag, bool):
+                raise InvalidInputError(name, "expected True or False")
         if not dry_run:
             self._writable()
         store = self._store
@@ -981,13 +1008,27 @@ class Memory:
             if chosen and not dry_run:
                 store.set_cold(group_id, [r.ep.id for r in chosen], now, f"forget: policy {policy}")
                 store.set_meta("last_tx", now.isoformat())
-        after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen)
+            purged: list[str] = []
+            removed = 0
+            if purge:
+                chosen_ids = {r.ep.id for r in chosen}
+                keep = store.protected_episodes(group_id)
+                ids = [ep.id for ep, _, _ in store.episode_sizes(group_id)
+                       if (ep.cold_at is not None or ep.id in chosen_ids) and not _forget.is_purged(ep)
+                       and ep.id not in keep and ep.provenance != "user_confirmation"]
+                eps = store.episodes_by_id(ids, group_id)
+                purged = [ep.id for ep in eps]
+                removed = sum(len(ep.content) for ep in eps)
+                if eps and not dry_run:
+                    store.purge_episodes(eps, now, {ep.id: _forget.purge_reason(ep) for ep in eps})
+                    store.set_meta("last_tx", now.isoformat())
+        after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen) - removed
         hot_after = len(hot) - len(chosen)
         return _forget.ForgetReport(
             group_id=group_id, policy=policy, dry_run=dry_run, target=target, hot_before=len(hot),
             hot_after=hot_after, cold=[(r.ep.id, round(r.value, 6)) for r in chosen], protected=protected,
             bytes_before=before, bytes_after=after, floor=floor, short_of=max(0, hot_after - target),
-            message=message, already_cold=store.count("Episode", group_id) - len(hot))
+            message=message, already_cold=store.count("Episode", group_id) - len(hot), purged=purged)
 
     def warm(self, episode_ids: Iterable[str], *, group_id: str = "default") -> list[Episode]:
         """Make cold episodes hot again: back in the recall indexes, their
@@ -1008,6 +1049,12 @@ class Memory:
             if i not in eps:
                 raise episode_not_found(i)
         cold = [eps[i] for i in ids if eps[i].cold_at is not None]
+        from ._forget import is_purged
+
+        for ep in cold:
+            if is_purged(ep):
+                raise InvalidInputError("episode_ids", f"episode {ep.id} was purged (forget(purge=True)): its "
+                                        "content is deleted, only a stub is left, so it cannot be warmed")
         if cold:
             whole, sentences = warm_vectors(self, cold)  # before the transaction: model time
             with self._store.transaction():
@@ -1016,6 +1063,58 @@ class Memory:
                 self._store.set_vectors("EpisodeSentences", sentences, group_id)
                 self._store.set_meta("last_tx", self._clock.now().isoformat())
         return self._store.episodes_by_id(ids, group_id)
+
+    def compact(self, *, before: TimeLike, group_id: str = "default", dry_run: bool = False) -> dict[str, Any]:
+        """The one lossy operation (docs/forgetting.md): delete the group's
+        fact versions whose transaction time ended (``expired_at``) at or
+        before ``before``; what the memory believes from then on is
+        unchanged. ``before`` becomes the group's compaction horizon (kept in
+        the database, carried by exports; it never moves back): afterwards
+        :meth:`as_of`, :meth:`recall` and :meth:`context` asked at a
+        ``known_at`` before it raise
+        :class:`~midas_graph.HistoryCompactedError` rather than answer
+        from an incomplete past, and :meth:`history` lists the versions
+        left. No row is rewritten: a ``supersedes`` / ``superseded_by`` that
+        names a dropped belief stays as written (``check()`` accepts it in a
+        compacted group). ``before`` may not be later than now. Returns
+        ``{"group_id", "horizon", "versions_dropped", "beliefs_dropped",
+        "dry_run"}``."""
+        _text(group_id, "group_id")
+        if not isinstance(dry_run, bool):
+            raise InvalidInputError("dry_run", "expected True or False")
+        t = parse_time(before, "before")
+        if t is None:
+            raise InvalidInputError("before", "give the time to compact before")
+        if not dry_run:
+            self._writable()
+        with self._store.transaction() if not dry_run else _nothing():
+            now = self._clock.now() if not dry_run else self.now()
+            if t > now:
+                raise InvalidInputError("before", f"{t.isoformat()} is later than now ({now.isoformat()}): "
+                                        "only the past can be compacted")
+            dropped, gone = self._store.compact_versions(group_id, t, dry_run=dry_run)
+            if not dry_run:
+                self._store.set_horizon(group_id, t)
+                self._store.set_meta("last_tx", now.isoformat())
+            horizon = self._store.horizon(group_id) if not dry_run else max(
+                t, self._store.horizon(group_id) or t)
+        return {"group_id": group_id, "horizon": horizon.isoformat(), "versions_dropped": dropped,
+                "beliefs_dropped": len(gone), "dry_run": dry_run}
+
+    def compaction_horizon(self, *, group_id: str = "default") -> _dt.datetime | None:
+        """The group's compaction horizon (:meth:`compact`), or ``None``."""
+        _text(group_id, "group_id")
+        return self._store.horizon(group_id)
+
+    def _known(self, known_at: _dt.datetime, group_id: str) -> None:
+        """Refuse a ``known_at`` before the group's compaction horizon."""
+        from ._errors import HistoryCompactedError
+
+        if not isinstance(group_id, str):
+            return  # the read itself names the bad group_id
+        horizon = self._store.horizon(group_id)
+        if horizon is not None and known_at < horizon:
+            raise HistoryCompactedError(group_id, known_at, horizon)
 
     def tier_stats(self, *, group_id: str = "default") -> dict[str, Any]:
         """Per tier (short, medium, long): how many episodes, how many of
@@ -1058,6 +1157,8 @@ class Memory:
             store.restore_fact_vectors({i: v for _, i, v in dump.fact_vectors})
             store.link_successors()
             store.rebuild_slots()
+            for g, t in dump.horizons.items():  # what compact() dropped before the export
+                store.set_horizon(g, t)
             written = {k: store.count(label) - before[k] for k, label in labels.items()}
             if written["versions_restored"] != expected:  # never report what was not written
                 raise EngineError(f"import wrote {written['versions_restored']} of {expected} new fact versions; "

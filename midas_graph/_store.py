@@ -47,6 +47,9 @@ ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
 SCHEMA_VERSION = 6
+#: Meta key prefix of a group's compaction horizon (``Memory.compact``): the
+#: versions of the group that expired at or before it are gone.
+HORIZON_KEY = "compacted_before\x1f"
 
 FACT_COLUMNS = (
     "vid", "id", "version", "group_id", "subject_id", "subject", "attribute", "value",
@@ -483,6 +486,7 @@ class Store:
         self._readers: list[_Conn] = []
         self._local = threading.local()
         self.generation = 0  # committed write transactions (readers' caches key on it)
+        self._horizons: tuple[int, dict[str, _dt.datetime]] | None = None
         self._in_tx = False
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
@@ -654,6 +658,7 @@ class Store:
             except BaseException:
                 self._in_tx = False
                 self._slots_seen, self._episode_keys = {}, {}
+                self._horizons = None  # it may have read this transaction's own
                 if self._failure is None:  # after an I/O failure the engine is left alone (see _fail)
                     try:
                         self.q("ROLLBACK")
@@ -1050,6 +1055,35 @@ class Store:
                    {"rows": rows, "at": when, "why": reason})
         return len(keys)
 
+    def purge_episodes(self, episodes: Sequence[Episode], at: _dt.datetime, reasons: dict[str, str]) -> int:
+        """Delete the content of cold episodes (``forget(purge=True)``): each
+        row keeps its id, times, speaker, provenance and scores, its content
+        becomes empty and its row digest is sealed again over that; its tier
+        state (cold, ``reasons[id]``: the purge and the digest of what was
+        removed) is sealed by its tier digest. Returns how many rows changed."""
+        rows = []
+        for ep in episodes:
+            key = self.episode_keys(ep.group_id, [ep.id]).get(ep.id)
+            if key is None:
+                continue
+            stub = Episode(**{**{f: getattr(ep, f) for f in Episode.__dataclass_fields__}, "content": ""})
+            when = to_db(ep.cold_at or at)
+            why = reasons[ep.id]
+            rows.append({"k": key, "dg": episode_digest(stub, key), "at": when, "why": why,
+                         "cd": _digest.cold_digest(key, when, why)})
+        if rows:
+            self.q("UNWIND $rows AS r MATCH (p:Episode {id: r.k}) SET p.content = '', p.digest = r.dg, "
+                   "p.cold_at = r.at, p.cold_reason = r.why, p.cold_digest = r.cd, p.embedding = NULL, "
+                   "p.sentence_embeddings = NULL", {"rows": rows})
+        return len(rows)
+
+    def purged_with_content(self, group_id: str | None = None) -> list[tuple[str, str]]:
+        """(id, group) of purged stubs that still have content (``check()``)."""
+        where, params = (" AND p.group_id = $g", {"g": group_id}) if group_id is not None else ("", {})
+        rows = self.q("MATCH (p:Episode) WHERE p.cold_reason STARTS WITH $pre AND size(p.content) > 0" + where
+                      + " RETURN p.id, p.group_id", {**params, "pre": "purged: sha256 "})
+        return [(public_episode_id(k, g), g) for k, g in rows]
+
     def cold_episode_ids(self, group_id: str) -> set[str]:
         """The ids of a group's cold episodes (out of the recall indexes)."""
         rows = self.q("MATCH (p:Episode) WHERE p.group_id = $g AND p.cold_at IS NOT NULL RETURN p.id",
@@ -1271,8 +1305,11 @@ class Store:
         )
         return [row_to_fact(r) for r in rows]
 
-    def versions(self, fact_id: str) -> list[Fact]:
-        """Every version of one belief, oldest first (probes ``id:1``, ``id:2``, ...)."""
+    def versions(self, fact_id: str, compacted: bool = False) -> list[Fact]:
+        """Every version of one belief, oldest first (probes ``id:1``, ``id:2``, ...).
+        ``compacted``: the group has a compaction horizon, so the first
+        versions of a belief may be gone (``compact``): a belief none of
+        whose first 16 versions is stored is looked for by a scan."""
         out: list[Fact] = []
         start = 1
         while True:
@@ -1280,10 +1317,67 @@ class Store:
             rows = self.q(
                 f"UNWIND $v AS x MATCH (f:Fact {{vid: x}}) RETURN {_FACT_RETURN}", {"v": vids}
             )
-            out.extend(row_to_fact(r) for r in rows)
-            if len(rows) < 16:
+            found = [row_to_fact(r) for r in rows]
+            out.extend(found)
+            if not found and start == 1 and compacted:
+                rows = self.q(f"MATCH (f:Fact) WHERE f.id = $id RETURN {_FACT_RETURN}", {"id": fact_id})
+                return sorted((row_to_fact(r) for r in rows), key=lambda f: f.version)
+            # versions are contiguous (compaction drops a prefix): go on while the batch's last one is stored
+            if not found or max(f.version for f in found) < start + 15:
                 return sorted(out, key=lambda f: f.version)
             start += 16
+
+    # -- compaction (Memory.compact, docs/forgetting.md) ---------------------------------
+    def compact_versions(self, group_id: str, before: _dt.datetime, dry_run: bool = False
+                         ) -> tuple[int, list[str]]:
+        """Delete the group's fact versions whose transaction time ended at or
+        before ``before`` (with their edges), and the vectors of the beliefs
+        left with no version. Returns (versions deleted, beliefs gone)."""
+        params = {"g": group_id, "t": to_db(before), "inf": FOREVER}
+        rows = self.q("MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at <> $inf AND f.expired_at <= $t "
+                      "RETURN f.vid, f.id", params)
+        if not rows:
+            return 0, []
+        ids = sorted({r[1] for r in rows})
+        dropped = {r[0] for r in rows}
+        left: set[str] = set()
+        for start in range(0, len(ids), 5000):
+            left.update(r[0] for r in self.q(
+                "MATCH (f:Fact) WHERE f.group_id = $g AND f.id IN $ids RETURN f.vid",
+                {"g": group_id, "ids": ids[start:start + 5000]}))
+        vids_by_id: dict[str, set[str]] = {}
+        for vid in left:
+            vids_by_id.setdefault(vid.rsplit(":", 1)[0], set()).add(vid)
+        gone = [i for i in ids if not (vids_by_id.get(i, set()) - dropped)]
+        if dry_run:
+            return len(dropped), gone
+        vids = sorted(dropped)
+        for start in range(0, len(vids), 5000):
+            self.q("UNWIND $v AS x MATCH (f:Fact {vid: x}) DETACH DELETE f", {"v": vids[start:start + 5000]})
+        for start in range(0, len(gone), 5000):
+            self.q("UNWIND $k AS x MATCH (n:FactVector {id: x}) DELETE n", {"k": gone[start:start + 5000]})
+        return len(dropped), gone
+
+    def horizons(self) -> dict[str, _dt.datetime]:
+        """Every group's compaction horizon (``Memory.compact``), from the meta
+        rows (cached per store generation: every read asks)."""
+        cached = self._horizons
+        if cached is not None and cached[0] == self.generation:
+            return cached[1]
+        rows = self.q("MATCH (m:Meta) WHERE m.key STARTS WITH $p RETURN m.key, m.value", {"p": HORIZON_KEY})
+        out = {k[len(HORIZON_KEY):]: _dt.datetime.fromisoformat(v) for k, v in rows}
+        self._horizons = (self.generation, out)
+        return out
+
+    def horizon(self, group_id: str) -> _dt.datetime | None:
+        return self.horizons().get(group_id)
+
+    def set_horizon(self, group_id: str, at: _dt.datetime) -> None:
+        """Raise the group's compaction horizon to ``at`` (it never moves back)."""
+        old = self.horizon(group_id)
+        if old is None or at > old:
+            self.set_meta(HORIZON_KEY + group_id, at.isoformat())
+        self._horizons = None
 
     def facts_of(
         self,

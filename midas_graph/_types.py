@@ -150,6 +150,13 @@ class Episode:
     cold_at: _dt.datetime | None = None
     cold_reason: str | None = None
 
+    @property
+    def purged(self) -> bool:
+        """Whether ``forget(purge=True)`` deleted its content: a stub (id,
+        times, speaker, provenance; ``content`` is empty and ``cold_reason``
+        gives the SHA-256 of what was deleted)."""
+        return self.cold_at is not None and (self.cold_reason or "").startswith("purged: sha256 ")
+
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         for k, v in d.items():

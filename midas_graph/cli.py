@@ -427,6 +427,7 @@ def forget(
     policy: str = typer.Option("value", help="value | structural | content | fifo"),
     group: str = typer.Option("default", help="Tenant group."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Only say what would go cold."),
+    purge: bool = typer.Option(False, "--purge", help="Also delete the text of every cold episode (a stub stays)."),
     as_json: bool = typer.Option(False, "--json", help="JSON output: the report."),
 ) -> None:
     """Make the least valuable episodes cold (out of recall, vectors dropped, text kept).
@@ -436,7 +437,7 @@ def forget(
     last day. `midas-graph warm ID...` brings episodes back. See docs/forgetting.md."""
     with _memory() as mem:
         report = mem.forget(keep_fraction=keep_fraction, max_episodes=max_episodes, max_bytes=max_bytes,
-                            policy=policy, group_id=group, dry_run=dry_run)
+                            policy=policy, group_id=group, dry_run=dry_run, purge=purge)
     if as_json:
         _print_json(report.to_dict())
         return
@@ -448,6 +449,24 @@ def forget(
               highlight=False, markup=False)
     if report.message:
         out.print(report.message, highlight=False, markup=False)
+    if purge:
+        out.print(f"{len(report.purged)} cold episode(s) {'would be' if dry_run else ''} purged: text deleted, "
+                  "stubs kept".replace("  ", " "), highlight=False, markup=False)
+
+
+@app.command("compact")
+def compact(
+    before: str = typer.Option(..., "--before", help="Drop the fact versions expired at or before this time."),
+    group: str = typer.Option("default", help="Tenant group."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only count what would be dropped."),
+) -> None:
+    """The one lossy operation: drop old fact versions no answer at or after BEFORE needs.
+
+    Afterwards as_of/recall/context asked at a known time before it refuse
+    (HistoryCompactedError). See docs/forgetting.md."""
+    with _memory() as mem:
+        report = mem.compact(before=before, group_id=group, dry_run=dry_run)
+    _print_json(report)
 
 
 @app.command("warm")

@@ -233,3 +233,61 @@ def test_cli_forget_warm_and_tier_stats(models, db_path, capsys):
     code, out = cli("warm", ids[2])
     assert code == 0 and "1 episode(s) hot" in out
     assert cli("check")[0] == 0
+    code, out = cli("forget", "--keep-fraction", "1.0", "--purge")
+    assert code == 0 and "6 cold episode(s) purged" in out
+    code, out = cli("warm", ids[0])
+    assert code != 0
+    code, out = cli("compact", "--before", "2024-06-02T00:00:00+00:00")  # after every write above
+    assert code == 0 and json.loads(out)["horizon"] == "2024-06-02T00:00:00+00:00"
+    assert json.loads(out)["versions_dropped"] >= 1  # Berlin, as held before the move to Lisbon
+    code, out = cli("as-of", "Ana", "--known-at", "2024-01-01")
+    assert code != 0
+    assert cli("check")[0] == 0
+
+
+@pytest.mark.engine
+def test_purge_leaves_stubs_that_links_resolve_and_beliefs_unchanged(talk, tmp_path):
+    import hashlib
+
+    from midas_graph._io import export_rows, import_rows, read_jsonl, write_jsonl
+
+    mem, ids = talk
+    texts = {i: mem.episode(i).content for i in ids}
+    sources = {f.episode_id for who in ("Ana", "Bo") for f in mem.history(who)}
+    before = _beliefs(mem)
+    first = mem.forget(keep_fraction=0.5)  # some go cold, kept readable
+    assert not first.purged and all(not mem.episode(i).purged for i in ids)
+    dry = mem.forget(keep_fraction=0.0, purge=True, dry_run=True)
+    assert dry.purged and all(mem.episode(i).content == texts[i] for i in ids)
+    report = mem.forget(keep_fraction=0.0, purge=True)
+    assert set(report.purged) == set(dry.purged)
+    assert {i for i, _ in first.cold} <= set(report.purged)  # the already cold ones too
+    assert not set(report.purged) & sources  # protected episodes are never cold, never purged
+    assert report.bytes_after < report.bytes_before
+    for i in ids:
+        ep = mem.episode(i)
+        if i in report.purged:
+            assert ep.purged and ep.content == "" and ep.cold_at is not None
+            assert hashlib.sha256(texts[i].encode()).hexdigest() in ep.cold_reason
+        else:
+            assert not ep.purged and ep.content == texts[i]
+    assert _beliefs(mem) == before
+    assert mem.check() == []
+    gone = report.purged[0]
+    with pytest.raises(InvalidInputError, match="^episode_ids: .*purged"):
+        mem.warm([gone])
+    # purged content is not found by recall
+    assert not [h for h in mem.recall("Rex chewed my slippers", k=20)
+                if h.episode is not None and h.episode.id in report.purged]
+    # a second purge has nothing left to do
+    assert mem.forget(keep_fraction=0.0, purge=True).purged == []
+    buf = io.StringIO()
+    write_jsonl(export_rows(mem), buf)
+    with Memory(str(tmp_path / "copy.db"), engine=ENGINE) as copy:
+        import_rows(copy, read_jsonl(io.StringIO(buf.getvalue())))
+        assert copy.check() == []
+        assert copy.episode(gone).purged and copy.episode(gone).content == ""
+        # a stub given content back is found
+        key = gone
+        copy._store.q("MATCH (p:Episode {id: $id}) SET p.content = 'back'", {"id": key})
+        assert {v.rule for v in copy.check()} >= {"tier", "digest"}

@@ -1,9 +1,11 @@
 """Invariants under text: random episodes (moves, jobs, corrections,
 cessations, chit-chat) said by two speakers, often at the same instant, with
-removals of episodes, retractions of facts, forgetting and re-warming in
-between. After every step the database passes ``check()`` and no (T, K)
+removals of episodes, retractions of facts, forgetting, re-warming and
+compaction in between. After every step the database passes ``check()`` and no (T, K)
 shows two values of a single-valued attribute; forgetting and warming leave
-``as_of`` at every (T, K) of a grid and ``history`` exactly as they were. The real pipeline runs (spaCy, MiniLM, NLI); the replay oracle of
+``as_of`` at every (T, K) of a grid and ``history`` exactly as they were;
+``compact(before=H)`` leaves them as they were at every K >= H (history: the
+versions that expired after H) and refuses K < H. The real pipeline runs (spaCy, MiniLM, NLI); the replay oracle of
 tests/test_property.py covers the rules themselves."""
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from midas_graph import Memory
+from midas_graph import HistoryCompactedError, Memory, NotFoundError
 
 pytestmark = pytest.mark.engine
 
@@ -52,6 +54,7 @@ class EpisodeMachine(RuleBasedStateMachine):
         self.episodes: list[str] = []
         self.facts: list[str] = []
         self.now = [dt.datetime(2024, 1, 1, tzinfo=UTC)]
+        self.horizon = None  # compact()'s, once a compact step ran
 
     @initialize()
     def open_memory(self):
@@ -72,22 +75,36 @@ class EpisodeMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 4))
     def remove(self, pick):
         self.now[0] += dt.timedelta(minutes=1)
-        self.mem.remove_episode(self.episodes.pop(-1 - pick % len(self.episodes)))
+        ep = self.episodes.pop(-1 - pick % len(self.episodes))
+        if self.horizon is not None and self.mem.episode(ep).recorded_at <= self.horizon:
+            with pytest.raises(HistoryCompactedError):  # what it closed was compacted away
+                self.mem.remove_episode(ep)
+            return
+        self.mem.remove_episode(ep)
 
     @precondition(lambda self: self.facts)
     @rule(pick=st.integers(0, 4))
     def retract(self, pick):
         self.now[0] += dt.timedelta(minutes=1)
         fid = self.facts[-1 - pick % len(self.facts)]
-        if self.mem.fact(fid).expired_at is None:
+        try:
+            held = self.mem.fact(fid).expired_at is None
+        except NotFoundError:  # a belief whose every version compact() dropped
+            assert self.horizon is not None
+            return
+        if held:
             self.mem.retract(fid)
 
     def _beliefs(self):
         """as_of at every (T, K) of a grid, and history, of both speakers."""
         out = []
-        knowns = [None, *sorted({self.now[0] - dt.timedelta(minutes=m) for m in (0, 3, 9)})]
+        h = self.horizon
+        knowns = [None, *sorted({self.now[0] - dt.timedelta(minutes=m) for m in (0, 3, 9)}
+                                | ({h} if h else set()))]
+        knowns = [k for k in knowns if k is None or h is None or k >= h]
         for who in ("Ann", "Bo"):
-            out.append([f.to_dict() for f in self.mem.history(who)])
+            out.append([f.to_dict() for f in self.mem.history(who)
+                        if h is None or f.expired_at is None or f.expired_at > h])
             for t in PROBES:
                 for k in knowns:
                     out.append(sorted(f.vid for f in self.mem.as_of(who, valid_at=t, known_at=k)))
@@ -102,6 +119,19 @@ class EpisodeMachine(RuleBasedStateMachine):
         assert not {i for i, _ in report.cold} & {f.episode_id for who in ("Ann", "Bo")
                                                   for f in self.mem.history(who)}
         assert self._beliefs() == before
+
+    @rule(back=st.sampled_from([0, 2, 5]), tick=st.sampled_from([0, 1]))
+    def compact(self, back, tick):
+        """The lossy step: answers at known_at >= the horizon are unchanged,
+        below it a HistoryCompactedError."""
+        self.now[0] += dt.timedelta(minutes=tick)
+        at = self.now[0] - dt.timedelta(minutes=back)
+        self.horizon = max(at, self.horizon or at)
+        before = self._beliefs()  # at the new horizon and after
+        self.mem.compact(before=at)
+        assert self._beliefs() == before
+        with pytest.raises(HistoryCompactedError):
+            self.mem.as_of("Ann", known_at=self.horizon - dt.timedelta(seconds=1))
 
     @precondition(lambda self: self.episodes)
     @rule(pick=st.integers(0, 4))
