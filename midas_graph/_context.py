@@ -84,6 +84,11 @@ MIX_LEX = 0.5
 #: holds at least this IDF-weighted share of the asked words ("Gina likes
 #: dance" does not answer "what flooring does Gina want for her dance studio").
 FACT_NAMED_LEX = 0.34
+#: ... and the belief itself (its attribute, that attribute's question words
+#: and its value) names an asked word, not only the sentence it came from:
+#: "James · has dog: Max" from "I'm hooked on playing chess with my dog Max"
+#: names no game of James's.
+NAMED_BY_BELIEF = True
 #: The asked entity's turn does not ground it through words it echoes from the
 #: other speaker's turn just before ("That charity race sounds great!" after
 #: "I ran a charity race"): only what the previous turn says about its own
@@ -719,7 +724,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
         named = cov == 2 and h.fact is not None and on and (
-            not qmass or lex(words) >= FACT_NAMED_LEX)
+            not qmass or lex(words) >= FACT_NAMED_LEX) and (
+            not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
         if named and timed and attr_asked(h.fact.attribute, asked_as=True):
             known_since.append((attr_asked(h.fact.attribute), h.fact))
         # asked about another time, a belief names the answer only if it held then
@@ -950,6 +956,11 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
                                {"follows": after}), False))
     out.sort(key=lambda x: -x[0])
     return out
+
+
+def _belief_words(mem, f: Fact) -> str:
+    words = " ".join(mem.registry.question_words(f.attribute)).replace("_", " ")
+    return f"{f.attribute.replace('_', ' ')} {words} {f.value}"
 
 
 def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:

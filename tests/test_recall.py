@@ -947,3 +947,21 @@ def test_a_later_turn_that_changes_a_chosen_one_comes_with_it(monkeypatch):
         said = [i.episode.content for i in mem.context("When is the team offsite in Porto?", speaker="Rui").items
                 if i.episode is not None]
         assert not any("1 July" in t for t in said), said
+
+
+def test_a_belief_names_what_is_asked_only_by_itself_not_by_its_sentence(monkeypatch):
+    """"Sam · has dog: Rex" came from a sentence that also says "the park";
+    the belief names a dog, not the park: a question about the park is
+    grounded (or not) by what was said, never as a belief that names it."""
+    import midas_graph._context as context_mod
+
+    chat = [("Sam", "I have a dog named Rex and we play fetch in the park every morning."),
+            ("Kim", "Sounds lovely!"), ("Kim", "I play the cello in an orchestra.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        named = "a stored belief of the asked entity names what is asked"
+        assert mem.context("What is Sam's dog called?").reason == named
+        ctx = mem.context("What does Sam do in the park?")
+        assert ctx.reason != named and "Rex" in ctx.text, ctx.reason
+        monkeypatch.setattr(context_mod, "NAMED_BY_BELIEF", False)
+        assert mem.context("What does Sam do in the park?").reason == named
