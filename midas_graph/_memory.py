@@ -1030,6 +1030,44 @@ class Memory:
             bytes_before=before, bytes_after=after, floor=floor, short_of=max(0, hot_after - target),
             message=message, already_cold=store.count("Episode", group_id) - len(hot), purged=purged)
 
+    def consolidate(self, threshold: float | None = None, *, group_id: str = "default",
+                    dry_run: bool = False) -> dict[str, Any]:
+        """Extractive consolidation: where one speaker said the same thing
+        again (turns whose vectors are at least ``threshold`` similar, 0.92 by
+        default; connected components), keep the turn of the highest
+        :meth:`memory_value` and make the others cold with the reason
+        ``dup_of:<kept id>``. Nothing is rewritten and no fact is written:
+        ``as_of`` and ``history`` answer the same; :meth:`warm` undoes it.
+        The floor of :meth:`forget` holds (fact sources, closings,
+        confirmations and the short tier stay hot). Returns ``{"group_id",
+        "threshold", "groups", "cold": [[id, kept id], ...], "kept": {why:
+        n}, "hot_before", "dry_run"}``."""
+        from . import _forget
+
+        _text(group_id, "group_id")
+        if threshold is None:
+            threshold = _forget.CONSOLIDATE_THRESHOLD
+        if isinstance(threshold, bool) or not isinstance(threshold, (int, float)) or not 0.5 <= threshold <= 1.0:
+            raise InvalidInputError("threshold", "expected a number from 0.5 to 1.0")
+        if not isinstance(dry_run, bool):
+            raise InvalidInputError("dry_run", "expected True or False")
+        if not dry_run:
+            self._writable()
+        store = self._store
+        with store.transaction() if not dry_run else _nothing():
+            now = self._clock.now() if not dry_run else self.now()
+            cold, groups, kept = _forget.consolidation_plan(self, group_id, now, float(threshold))
+            hot_before = sum(1 for ep, _, _ in store.episode_sizes(group_id) if ep.cold_at is None)
+            if cold and not dry_run:
+                by_keeper: dict[str, list[str]] = {}
+                for eid, keeper in cold:
+                    by_keeper.setdefault(keeper, []).append(eid)
+                for keeper, ids in by_keeper.items():
+                    store.set_cold(group_id, ids, now, f"{_forget.DUP_OF}{keeper}")
+                store.set_meta("last_tx", now.isoformat())
+        return {"group_id": group_id, "threshold": float(threshold), "groups": len(groups),
+                "cold": [list(x) for x in cold], "kept": kept, "hot_before": hot_before, "dry_run": dry_run}
+
     def warm(self, episode_ids: Iterable[str], *, group_id: str = "default") -> list[Episode]:
         """Make cold episodes hot again: back in the recall indexes, their
         vectors recomputed. Returns them as stored now (hot ones are

@@ -291,3 +291,41 @@ def test_purge_leaves_stubs_that_links_resolve_and_beliefs_unchanged(talk, tmp_p
         key = gone
         copy._store.q("MATCH (p:Episode {id: $id}) SET p.content = 'back'", {"id": key})
         assert {v.rule for v in copy.check()} >= {"tier", "digest"}
+
+
+def test_consolidate_keeps_one_of_a_speakers_restatements(models):
+    """Cara says the same thing three times over a month (and Dan says it
+    once): her restatements collapse to the one of highest value, the
+    others go cold as dup_of it; Dan's turn, other speakers' and different
+    turns stay hot; beliefs, check() and warm are as for forget."""
+    clock = StepClock(NOW, dt.timedelta(seconds=1))
+    said = [("Cara", "What a beautiful sunny morning it is today!", 30),
+            ("Dan", "What a beautiful sunny morning it is today!", 30),
+            ("Cara", "I live in Oslo.", 29),
+            ("Cara", "What a beautiful sunny morning it is today!!", 20),
+            ("Dan", "The train was late again this morning.", 20),
+            ("Cara", "what a beautiful sunny morning it is today", 10),
+            ("Cara", "Just now: what a beautiful sunny morning it is today!", 0)]
+    with Memory(clock=clock, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        ids = [mem.add_episode(t, speaker=s, reference_time=_at(days, i)).episode.id
+               for i, (s, t, days) in enumerate(said)]
+        before = [f.vid for f in mem.as_of("Cara")], [f.to_dict() for f in mem.history("Cara")]
+        dry = mem.consolidate(dry_run=True)
+        assert all(mem.episode(i).cold_at is None for i in ids)
+        report = mem.consolidate()
+        assert report["cold"] == dry["cold"] and report["groups"] >= 1
+        cold = {eid: keeper for eid, keeper in report["cold"]}
+        repeats = {ids[0], ids[3], ids[5]}
+        # the three month-old restatements go cold, as dup_of the latest one (of most value)
+        assert set(cold) == repeats and set(cold.values()) == {ids[6]} and report["kept"] == {}
+        for eid, kept in cold.items():
+            assert mem.episode(eid).cold_reason == f"dup_of:{kept}"
+        assert {ids[1], ids[2], ids[4], ids[6]}.isdisjoint(cold)  # Dan's and different turns stay
+        assert ids[0] not in {h.id for h in mem.recall("beautiful sunny morning", k=10)}
+        assert ([f.vid for f in mem.as_of("Cara")], [f.to_dict() for f in mem.history("Cara")]) == before
+        assert mem.check() == []
+        assert mem.consolidate()["cold"] == []  # nothing left to consolidate
+        mem.warm(list(cold))
+        assert all(mem.episode(i).cold_at is None for i in cold) and mem.check() == []
+        with pytest.raises(InvalidInputError, match="^threshold"):
+            mem.consolidate(threshold=2)
