@@ -20,7 +20,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import datetime as _dt
 import re
@@ -611,7 +610,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     # a turn names the asked entity when its text does, even where the small
     # model did not tag the name at ingest (a lower-case "ray's coming up")
-    known_spellings = sorted({n.casefold() for e in focus_entities for n in (e.name, *e.aliases) if len(n) > 1}
+    known_spellings = sorted({n.casefold() for n in focus_names if len(n) > 1}
                              | {n.casefold() for n in info.names}, key=len, reverse=True)
     names_re = (re.compile(r"\b(?:" + "|".join(re.escape(n) for n in known_spellings) + r")\b", re.I)
                 if known_spellings and TEXT_MENTIONS else None)
@@ -637,10 +636,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             names_re is not None and names_re.search(e.content) is not None))
 
     def item_words(h: Hit) -> str:
-        if h.fact is None:
-            return h.text
-        words = " ".join(mem.registry.question_words(h.fact.attribute)).replace("_", " ")
-        return f"{h.fact.attribute.replace('_', ' ')} {words} {h.fact.value} {h.text}"
+        return h.text if h.fact is None else f"{_belief_words(mem, h.fact)} {h.text}"
 
     def covers(h: Hit, words: str) -> int:
         """2: shares a word asked about (``words``: :func:`item_words`; for a
@@ -669,15 +665,26 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         toks = terms_of[text]
         return sum(idf.get(t, 0.0) for t in qstems if t in toks and t not in echoed) / qmass
 
+    about_texts: dict[str, str] = {}
+
+    def about_only(h: Hit) -> str | None:
+        """For a turn someone else said of an asked person who never speaks
+        (ABOUT), what it says of them (``_people.about``); else None."""
+        if not (ABOUT and silent and h.kind == "episode" and h.episode is not None
+                and alias_key(group_id, h.episode.speaker) not in said_by):
+            return None
+        if h.id not in about_texts:
+            about_texts[h.id] = _people.about(h.text, focus_names)
+        return about_texts[h.id]
+
     def fit_of(h: Hit, own: bool, drop_echo: bool = True) -> float:
         c = cos(h, term_vec)
         c = h.score if c is None else c
         if not MIX_LEX:
             return c
-        if own and h.kind == "episode" and ABOUT and silent and h.episode is not None \
-                and alias_key(group_id, h.episode.speaker) not in said_by:
+        if own and (about := about_only(h)) is not None:
             # a turn that speaks of an asked person who never speaks: by what it says of them
-            return (1 - MIX_LEX) * c + MIX_LEX * lex(_people.about(h.text, focus_names))
+            return (1 - MIX_LEX) * c + MIX_LEX * lex(about)
         if own and h.kind == "episode":
             echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
@@ -747,8 +754,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 then_any = max(then_any, fit)
             if strict and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)) and not (
-                    ABOUT and silent and h.kind == "episode" and alias_key(group_id, h.episode.speaker) not in said_by
-                    and info.terms and not _covers(info, _people.about(h.text, focus_names))):
+                    info.terms and (about := about_only(h)) is not None and not _covers(info, about)):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
@@ -905,6 +911,9 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
 
     cold = idx.cold if len(idx.cold) == len(idx.keys) else None  # forgotten turns are never added
 
+    def said(j: int) -> str:
+        return _SAID_BY.sub("", idx.texts[j], count=1)
+
     def later(r: int, s: float, eid: str, depth: int = 0) -> None:
         who = idx.speakers.get(eid)
         # the speaker's next turn, if it refers back
@@ -912,7 +921,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
             kind, nid = idx.keys[j]
             if kind != "episode" or idx.speakers.get(nid) != who or (cold is not None and cold[j]):
                 continue
-            text = _SAID_BY.sub("", idx.texts[j], count=1)
+            text = said(j)
             if nid not in lift and len(text) < 300 and _FOLLOWS.match(text) and _changes(text):
                 lift[nid] = (s * 1.001, eid)
                 if depth < 3:
@@ -926,7 +935,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
             kind, nid = idx.keys[j]
             if kind != "episode" or idx.speakers.get(nid) != who or nid in lift or (cold is not None and cold[j]):
                 continue
-            if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _changes(_SAID_BY.sub("", idx.texts[j], count=1)):
+            if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _changes(said(j)):
                 lift[nid] = (s * 1.002, eid)
                 if depth < 3:
                     later(j, s * 1.002, nid, depth + 1)
@@ -945,7 +954,7 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
         if h.kind == "episode" and h.id in lift and not h.why.get("passage"):
             up, after = lift.pop(h.id)
             if up > s:
-                h = dataclasses.replace(h, why={**h.why, "follows": after})
+                h = replace(h, why={**h.why, "follows": after})
                 s = up
         out.append((s, h, sup))
     eps = {e.id: e for e in mem._store.episodes_by_id(list(lift), group_id)} if lift else {}
