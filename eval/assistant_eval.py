@@ -131,6 +131,12 @@ def _episode_states(item, value: str) -> bool:
     return not mentions(marked, value)
 
 
+def _current_stale_facts(ctx, stale: Sequence[str], at: _dt.datetime) -> list:
+    """The context's fact items whose value mentions a stale string and that hold at ``at``."""
+    return [it for it in ctx.items if it.kind == "fact" and it.fact is not None
+            and mentions_any(str(it.fact.value), stale) and _fact_current(it, at)]
+
+
 def stale_items(ctx, gold: Sequence[str], stale: Sequence[str], at: _dt.datetime) -> list:
     """The context's items that present a stale string as current.
 
@@ -146,11 +152,7 @@ def stale_items(ctx, gold: Sequence[str], stale: Sequence[str], at: _dt.datetime
     """
     if ctx.abstain or not stale:
         return []
-    out = []
-    for it in ctx.items:
-        if it.kind == "fact" and it.fact is not None:
-            if mentions_any(str(it.fact.value), stale) and _fact_current(it, at):
-                out.append(it)
+    out = _current_stale_facts(ctx, stale, at)
     gold_given = any(
         mentions_any(it.episode.content if it.kind == "episode" and it.episode is not None else
                      (str(it.fact.value) + " " + it.text if it.fact is not None else it.text), gold)
@@ -169,14 +171,8 @@ def unmarked_stale_items(ctx, stale: Sequence[str], at: _dt.datetime) -> list:
     upper bound on clutter, not as an error count)."""
     if ctx.abstain or not stale:
         return []
-    out = []
-    for it in ctx.items:
-        if it.kind == "fact" and it.fact is not None:
-            if mentions_any(str(it.fact.value), stale) and _fact_current(it, at):
-                out.append(it)
-        elif it.kind == "episode" and any(_episode_states(it, s) for s in stale):
-            out.append(it)
-    return out
+    return _current_stale_facts(ctx, stale, at) + [
+        it for it in ctx.items if it.kind == "episode" and any(_episode_states(it, s) for s in stale)]
 
 
 # -- one persona ------------------------------------------------------------------------------
