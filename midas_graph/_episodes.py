@@ -228,10 +228,11 @@ class Ingest:
                 return
             docs = load_spacy().pipe((text for _, text in batch), batch_size=64)
             for (e, text), doc in zip(batch, docs):
-                ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
-                             doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None)
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
+                ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
+                             doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None,
+                             pronouns=people.pronouns, persons=frozenset(tracker.persons))
                 out.append(_people_claims(e, ex, people))
                 content.append(_importance.content_signals(doc))  # from the same doc (docs/forgetting.md)
             batch.clear()

@@ -43,6 +43,11 @@ from typing import Any
 
 #: Previous turns of the same speaker a pronoun may reach back to.
 PRONOUN_TURNS = 3
+#: A pronoun with no antecedent in its own turn, in a turn that answers the
+#: other speaker's question, is the one person that question named ("Has Nico
+#: been to Franklin before?" - "nope first time. hes a chef"), before the
+#: speaker's own earlier turns.
+QUESTION_PRONOUNS = True
 
 # role word -> (class, gender: "f" | "m" | "", a person?)
 _ROLE_TABLE = """
@@ -223,6 +228,9 @@ class _Turn:
     roles: list[str]                 # person role names said with a possessor, in order
     asked: tuple[str, str | None, str] | None = None  # (name, role word or None, kind) a question asks
     asked_names: bool = False        # "What are their names?"
+    #: the people its closing question names ("Has Nico been to Franklin before?"), for a
+    #: pronoun in the answer ("nope, hes a chef")
+    question_persons: list[tuple[str, str]] = field(default_factory=list)
 
 
 class Tracker:
@@ -236,6 +244,8 @@ class Tracker:
         self.speakers: set[str] = set()  # folded names of the group's speakers (this process)
         #: (listener, name) -> how often a turn called that listener by that name
         self.vocatives: dict[tuple[str, str], int] = {}
+        #: lower-case names a role showed to be people ("Karin, our daughter")
+        self.persons: set[str] = set()
 
     def previous(self, speaker: str) -> list[_Turn]:
         return self.turns.get(fold(speaker), [])
@@ -502,9 +512,11 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     for ent in doc.ents:
         if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
             nm = re.sub(r"['’]s$", "", ent.text).strip()
-            persons.append((ent.start, nm, link_gender.get(fold(nm), "")))
+            persons.append((ent.start, nm, link_gender.get(fold(nm), "") or _role_gender(doc, ent)))
     for t in doc:
-        if t.pos_ == "PROPN" and t.ent_type_ == "" and t.dep_ in ("nsubj", "nsubjpass", "dep", "poss") \
+        subj = ("nsubj", "nsubjpass", "dep", "poss")
+        if t.pos_ == "PROPN" and t.ent_type_ == "" and (t.dep_ in subj or (  # "Nico and Pablo"
+                t.dep_ == "conj" and t.head.pos_ == "PROPN" and t.head.dep_ in subj)) \
                 and _is_nameish(t, lower_ok=True, cued=False) and fold(t.text) not in (fold(speaker), fold(listener or "")):
             persons.append((t.i, t.text, link_gender.get(fold(t.text), "")))
     for x in out.roles:  # a role and its name: the name stands for both
@@ -513,6 +525,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                 persons[idx] = (i, x.name, g)
     persons.sort()
     history = [p for turn in tracker.previous(speaker) for p in turn.persons]
+    prev_question = (prev.question_persons if prev is not None and fold(prev.speaker) != fold(speaker)
+                     else [])
     for t in doc:
         low = t.lower_
         if low not in _FEMALE_PRON and low not in _MALE_PRON:
@@ -520,19 +534,45 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         g = "f" if low in _FEMALE_PRON else "m"
         same_sent = [p for p in persons if p[0] < t.i]
         cand = next((nm for _, nm, pg in reversed(same_sent) if pg in ("", g)), None)
+        if cand is None and QUESTION_PRONOUNS and prev_question:
+            # an answer's pronoun is the one the other speaker's question asked about
+            fits = list(dict.fromkeys(nm for nm, pg in prev_question if pg in ("", g)))
+            cand = fits[0] if len(fits) == 1 else None
         if cand is None:
             cand = next((nm for nm, pg in reversed(history) if pg in ("", g)), None)
         if cand is not None:
             out.pronouns[t.i] = cand
     turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])
     turn.asked, turn.asked_names = _question(doc, listener)
+    sents = list(doc.sents)
+    if sents and sents[-1].text.strip().endswith("?"):
+        turn.question_persons = [(nm, g) for i, nm, g in persons if i >= sents[-1].start]
     # a pronoun-resolved person is the last one spoken of
     if out.pronouns:
         last_i = max(out.pronouns)
         if not persons or persons[-1][0] < last_i:
             turn.persons.append((out.pronouns[last_i], link_gender.get(fold(out.pronouns[last_i]), "")))
     tracker.push(turn)
+    tracker.persons.update(x.name.lower() for x in out.roles if is_person_role(x.role))
     return out
+
+
+def _role_gender(doc, ent) -> str:
+    """The gender a role word next to a name tells, whoever owns the role:
+    "her husband Pete", "his wife, Ana," (the role and the name in apposition
+    or side by side): "m", "f" or ""."""
+    root = ent.root
+    words = [root.head] if root.dep_ == "appos" else []
+    k = ent.start - 1
+    if k >= 0 and doc[k].is_punct:
+        k -= 1
+    if k >= 0:
+        words.append(doc[k])
+    for w in words:
+        cls = role_class(w.lower_)
+        if cls is not None and cls[1]:
+            return cls[1]
+    return ""
 
 
 def _name_back_plain(doc, k: int, floor: int) -> tuple[int, int] | None:

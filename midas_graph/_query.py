@@ -112,6 +112,8 @@ class QueryInfo:
     date_bounds: tuple[str | None, ...] = ()
     #: "what does X do?": asks X's occupation (its terms are then job, work)
     occupation: bool = False
+    #: the adjectives among the terms ("am I still *vegetarian*?")
+    adjectives: tuple[str, ...] = ()
 
 
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
@@ -181,7 +183,7 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     if first and speaker and any(t.lower_ in _FIRST and t.i not in owner_tokens for t in doc):
         names.setdefault(speaker, "PERSON")
     asked_for = _asked_for(doc)
-    terms, nouns, given = [], [], []
+    terms, nouns, given, adjectives = [], [], [], []
     if PLACE_TERMS:
         after_prep = {_clean(part.text) for ent in doc.ents for part in _name_parts(ent)
                       if part.start > 0 and doc[part.start - 1].pos_ == "ADP"}
@@ -204,6 +206,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
         lemma = tok.lemma_.lower()
         if lemma not in _WEAK and not (WEAK_SPEECH and lemma in _SPEECH) and lemma not in terms:
             terms.append(lemma)
+            if tok.pos_ == "ADJ":
+                adjectives.append(lemma)
             if tok.pos_ == "NOUN":
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
@@ -224,7 +228,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     anchors = _anchors(doc, names, [(a, b) for a, b, _ in found])
     past = past or order is not None  # an event's time is past once placed (_asked)
     return QueryInfo(text, tuple(names), tuple(terms), tuple(nouns), past, first, names, tuple(given),
-                     tuple(dict.fromkeys(pairs)), tuple(dates), roles, anchors, order, tuple(bounds), occupation)
+                     tuple(dict.fromkeys(pairs)), tuple(dates), roles, anchors, order, tuple(bounds), occupation,
+                     tuple(adjectives))
 
 
 _WHO_IS = re.compile(r"^\W*who(?:['’]s| is| was)\s+([a-z][\w-]*(?: (?!again\b)[a-z][\w-]*)?)(?:\s+again)?\s*\?*\s*$",

@@ -369,6 +369,14 @@ def test_valid_from(nlp, text, attribute, vf, vt):
     assert c.valid_from.tzinfo is not None
 
 
+def test_the_day_one_turns_a_year_older_is_a_birthday(nlp):
+    """"My son turns 8 on November 19": an age and a birthday (month and day
+    only: the year is the turning's); no day, no birthday."""
+    ex = run(nlp, "My son turns 8 on November 19.")
+    assert {(c.attribute, c.value) for c in ex.claims} == {("age", 8), ("birthday", "--11-19")}
+    assert {c.attribute for c in run(nlp, "My son turns 8 next year.").claims} == {"age"}
+
+
 def test_time_not_shared_with_a_conjunct_that_has_its_own(nlp):
     ex = run(nlp, "I moved to Berlin in 2019 and started at Zalando last month.")
     vf = {c.attribute: c.valid_from for c in ex.claims}

@@ -114,6 +114,21 @@ def test_pronouns_resolve_to_the_last_compatible_person(spacy_nlp):
     assert list(out[2].pronouns.values()) == ["Jakub"]
 
 
+def test_an_answers_pronoun_is_the_person_the_question_asked_about(spacy_nlp, monkeypatch):
+    """"Has Nico been to Franklin before?" - "nope first time. hes a chef": the
+    answer's "he" is Nico, not the person of the speaker's own last turn; a
+    question naming two people, or none, leaves the speaker's turns to decide."""
+    import midas_graph._people as people_mod
+
+    chat = [("u1", "My friend Tomas is coming up for a game next month."), ("bot", "Fun! Has Nico been to Franklin before?"),
+            ("u1", "nope first time. hes a chef so hes gonna be insufferable about it")]
+    assert set(people_of(spacy_nlp, chat)[2].pronouns.values()) == {"Nico"}
+    two = chat[:1] + [("bot", "Have Nico and Pablo been to Franklin before?"), chat[2]]
+    assert set(people_of(spacy_nlp, two)[2].pronouns.values()) == {"Tomas"}
+    monkeypatch.setattr(people_mod, "QUESTION_PRONOUNS", False)
+    assert set(people_of(spacy_nlp, chat)[2].pronouns.values()) == {"Tomas"}
+
+
 def test_vocatives_need_support(spacy_nlp):
     out = people_of(spacy_nlp, [("u1", "hello"), ("bot", "Nice to meet you, Kasia!")])
     assert [n for n, _ in out[1].listener_names] == ["Kasia"]
@@ -155,6 +170,29 @@ def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):
     # the wrong-person trap: the user's own favourite food is not the wife's
     ctx = mem.context("What's my wife's favorite food?")
     assert ctx.abstain and ctx.items == [] and "ramen" not in ctx.reason
+    assert mem.check() == []
+
+
+def test_what_is_said_of_she_and_he_is_said_of_the_person_they_refer_to(mem, monkeypatch):
+    """"She is a staff nurse." after "Karin, our daughter," is Karin's job,
+    not the husband's named in between ("her husband Pete" is a man); a later
+    "Karin has been made nurse manager" supersedes it, though the tagger calls
+    Karin a place there (the role showed her to be a person). Without the
+    pronoun's person, nothing is said of anyone."""
+    import midas_graph._extract.subjects as subjects_mod
+
+    mem.add_episode("Karin, our daughter, turns 40 on July 30. She lives in Lincoln with her husband Pete and "
+                    "the children. She is a staff nurse.", speaker="user")
+    assert [f.value for f in mem.as_of("Karin", "job_title")] == ["staff nurse"]
+    assert mem.as_of("Pete", "job_title") == []
+    mem.add_episode("Karin has been made nurse manager of the cardiac unit.", speaker="user")
+    assert [f.value for f in mem.as_of("Karin", "job_title")] == ["nurse manager"]
+    assert list(dict.fromkeys(f.value for f in mem.history("Karin", "job_title"))) == ["staff nurse", "nurse manager"]
+    ctx = mem.context("What does my daughter do?")
+    assert not ctx.abstain and "nurse manager" in ctx.text
+    monkeypatch.setattr(subjects_mod, "PRONOUN_SUBJECTS", False)
+    mem.add_episode("My sister Ilse called. She is a dentist.", speaker="user")
+    assert mem.as_of("Ilse", "job_title") == []
     assert mem.check() == []
 
 

@@ -335,8 +335,11 @@ class BitemporalMachine(RuleBasedStateMachine):
             self.dir.cleanup()
 
 
+# The default engine runs the full count; Kùzu, whose runs are several times
+# slower here, half of it: the rules under test are the engine-neutral
+# _temporal module's, and Kùzu's half checks its storage gives the same answers.
 BitemporalMachine.TestCase.settings = settings(
-    max_examples=40, stateful_step_count=20, deadline=None,
+    max_examples=40 if ENGINE == "ladybug" else 20, stateful_step_count=20, deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 test_bitemporal_state_machine = BitemporalMachine.TestCase

@@ -139,16 +139,19 @@ def _nlp():
 
 
 def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: str | None = None, doc=None,
-            prompt: str | None = None) -> Extraction:
+            prompt: str | None = None, pronouns: dict[int, str] | None = None,
+            persons: frozenset[str] = frozenset()) -> Extraction:
     """Claims and mentions of one message. ``doc``: an already parsed spaCy Doc of ``text``.
     ``prompt``: the other speaker's previous turn, whose last question a fragment answer fills
-    ("Where did you end up?" / "Minneapolis!!")."""
+    ("Where did you end up?" / "Minneapolis!!"). ``pronouns`` (token index -> name) and
+    ``persons`` (lower-case names known to be people): what the conversation's people
+    analysis (``_people``) knows, so that "She is a nurse." is said of someone."""
     ref = _ref_utc(reference_time)
     if doc is None:
         if not text or not text.strip():
             return Extraction([], [])
         doc = _nlp()(text)
-    return Walker(doc, speaker or "user", listener, ref, prompt).run()
+    return Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons).run()
 
 
 def extract_many(items: Sequence[tuple], *, batch_size: int = 64) -> list[Extraction]:

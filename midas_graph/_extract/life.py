@@ -62,6 +62,24 @@ def h_turn(w, v, st, pol, tense, tv) -> None:
         if n is not None and 0 < n < 125:
             w.emit(subj, "age", _fmt_num(n), v=v, pol="assert", tense="present", tv=tv, value_toks=[o], rule="turned_age",
                        past_means_cease=False)
+            turned_on(w, v, subj, pol, tense, tv)
+
+
+def turned_on(w, v, subj, pol, tense, tv) -> None:
+    """ "Kenta turns eight on November 19": the day one turns a year older is
+    one's birthday (month and day; the year is the turning's, not the birth's)."""
+    for p in _children(v, "prep"):
+        po = _child(p, "pobj")
+        if p.lower_ != "on" or po is None or not w.is_time_tok(po):
+            continue
+        tr = w.resolve_time_tok(po, -1 if tense == "past" else 1)
+        if tr is None or tr.grain != "day":
+            continue
+        e = w.time_of(po)
+        w.emit(subj, "birthday", tr.start.strftime("--%m-%d"), v=v, pol="assert", tense="present", tv=tv,
+               value_toks=[w.ctx.doc[i] for i in e[0]] if e else [po], state=False, rule="turns_on",
+               past_means_cease=False)
+        return
 
 
 def h_marry(w, v, st, pol, tense, tv) -> None:

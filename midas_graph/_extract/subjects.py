@@ -32,6 +32,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+#: Third-person pronoun subjects take the person ``_people`` resolved them to
+#: ("My sister Ilse called. She got the job." -> Ilse · ...).
+PRONOUN_SUBJECTS = True
+
 from .lexicon import _FIRST, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS
 from .tokens import _child, _ent_of, _is_name, _name_text, _np_text
 
@@ -39,11 +43,17 @@ from .tokens import _child, _ent_of, _is_name, _name_text, _np_text
 class Parties:
     """The speaker and listener of a turn, and the names that refer to them."""
 
-    __slots__ = ("speaker", "listener", "names")
+    __slots__ = ("speaker", "listener", "names", "pronouns", "persons")
 
-    def __init__(self, speaker: str, listener: str | None) -> None:
+    def __init__(self, speaker: str, listener: str | None, pronouns: dict[int, str] | None = None,
+                 persons: frozenset[str] = frozenset()) -> None:
         self.speaker = speaker
         self.listener = listener
+        #: token index -> the person a third-person pronoun refers to (``_people.analyze``)
+        self.pronouns = pronouns or {}
+        #: lower-case names the conversation has shown to be people ("Karin, our daughter"),
+        #: whatever the tagger labels them later ("Karin" GPE)
+        self.persons = persons
         names = {speaker.lower()}
         if listener:
             names.add(listener.lower())
@@ -147,7 +157,12 @@ def resolve_subject(s, ctx: Parties) -> Subj | None:
             return Subj(ctx.listener, False, 0.9, True, s)
         return None
     if low in _OTHER_PRON:
-        return None
+        # "he"/"she" resolved by the conversation's people (docs/people.md): a person, a
+        # little less sure than a name said in the sentence
+        name = ctx.pronouns.get(s.i) if PRONOUN_SUBJECTS else None
+        if name is None:
+            return None
+        return Subj(name, False, 0.8, True, s)
     # possessed relation: "my sister", "Melanie's daughter"
     rel = relation_key(s)
     if rel is not None:
@@ -164,7 +179,8 @@ def resolve_subject(s, ctx: Parties) -> Subj | None:
         # The small model often calls a first name ORG or NORP ("Caroline is a nurse"): a one-word
         # name that is not all capitals counts as a person unless it is clearly a place or a thing.
         person = ent is None or ent.label_ == "PERSON" or (
-            ent.label_ in ("ORG", "NORP") and len(ent) == 1 and not s.text.isupper())
+            ent.label_ in ("ORG", "NORP") and len(ent) == 1 and not s.text.isupper()) or (
+            _name_text(s).lower() in ctx.persons)
         return Subj(_name_text(s), False, 0.9, person, s)
     return None
 

@@ -52,8 +52,9 @@ class _Ctx(Parties):
     __slots__ = ("ref", "claims", "mentions", "times", "sent_text",
                  "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state")
 
-    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime):
-        super().__init__(speaker, listener)
+    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime,
+                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset()):
+        super().__init__(speaker, listener, pronouns, persons)
         self.doc = doc
         self.ref = ref
         self.claims: list[Claim] = []
@@ -72,9 +73,10 @@ class _Ctx(Parties):
 class Walker:
     """Walks one parsed message, clause by clause, and collects its claims and mentions."""
 
-    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime, prompt: str | None = None):
+    def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime, prompt: str | None = None,
+                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset()):
         self.doc = doc
-        self.ctx = _Ctx(doc, speaker, listener, ref)
+        self.ctx = _Ctx(doc, speaker, listener, ref, pronouns, persons)
         self.prompt = prompt  # the other speaker's previous turn (see answers.py)
 
     def run(self) -> Extraction:
