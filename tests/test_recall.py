@@ -986,3 +986,18 @@ def test_a_question_naming_a_held_value_asks_its_attribute(monkeypatch):
             "Nothing is known about whether you are vegan.")
         monkeypatch.setattr(context_mod, "VALUE_ASKS_ATTRIBUTE", False)
         assert mem.context("am I still vegetarian?", speaker="Ana").abstain
+
+
+def test_a_question_may_name_an_extracted_attribute_by_its_category():
+    """"What exercise am I doing?" asks of a habit, "what am I allergic to?"
+    of an allergy (schema/attributes.toml asked_as); a category nothing
+    held is still not known."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("Hi, I'm Ana.", speaker="Ana")
+        mem.add_fact("Ana", "habit", "water aerobics")
+        mem.add_fact("Ana", "allergy", "sulfa drugs")
+        ctx = mem.context("What exercise am I doing these days?", speaker="Ana")
+        assert not ctx.abstain and "water aerobics" in ctx.text, ctx.text
+        ctx = mem.context("What am I allergic to?", speaker="Ana")
+        assert not ctx.abstain and "sulfa drugs" in ctx.text, ctx.text
+        assert mem.context("What car do I drive?", speaker="Ana").abstain
