@@ -377,6 +377,19 @@ def test_the_day_one_turns_a_year_older_is_a_birthday(nlp):
     assert {c.attribute for c in run(nlp, "My son turns 8 next year.").claims} == {"age"}
 
 
+@pytest.mark.parametrize("text, place", [
+    ("I have been in Berlin since 2019.", "Berlin"),
+    ("We have been in Tucson since New Year's, and I have not once needed a coat.", "Tucson"),
+    ("We have been in Seattle for nine years.", "Seattle"),
+    ("I have been in Rome since Monday for a conference.", None),  # a trip
+    ("I am in Paris now.", None),
+    ("I was in Rome for a week.", None),
+])
+def test_a_stay_counted_from_a_time_or_in_years_is_where_one_lives(nlp, text, place):
+    got = [c.value for c in run(nlp, text).claims if c.attribute == "lives_in"]
+    assert got == ([place] if place else [])
+
+
 def test_time_not_shared_with_a_conjunct_that_has_its_own(nlp):
     ex = run(nlp, "I moved to Berlin in 2019 and started at Zalando last month.")
     vf = {c.attribute: c.valid_from for c in ex.claims}

@@ -262,6 +262,13 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
             for val, ent, toks in pref_values(w, o):
                 w.emit(subj, "likes", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=toks, is_entity=ent, rule="copular_into")
             return
+        # "we have been in Tucson since New Year's", "I've been in Seattle for nine years": a stay
+        # counted from a date, or in years, is where one lives (not "I'm in Paris now": a trip)
+        if pl == "in" and subj.person and _is_name(o, ctx) and _ent_of(o) is not None \
+                and _ent_of(o).label_ == "GPE" and pol == "assert" and _a_stay(w, v, preps):
+            w.emit(subj, "lives_in", _name_text(o), v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree),
+                   is_entity=True, conf=0.8, rule="been_in_since")
+            return
         if pl == "at" and subj.person and _is_name(o, ctx) and _ent_of(o) is not None \
                 and _ent_of(o).label_ in ("ORG", "GPE", "PRODUCT", "NORP") and \
                 any(c.lower_ in ("now", "currently", "still") for c in v.children):
@@ -420,6 +427,24 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
             val = val.lower()
         w.emit(owner, key, val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(vt.subtree), is_entity=ent,
                    rule="copular_attribute", past_means_cease=True)
+
+
+def _a_stay(w, v, preps) -> bool:
+    """The clause counts its stay from a time or an event ("since 2019", "since
+    New Year's") or in years ("for nine years"), and gives it no purpose ("for a
+    conference" is a trip)."""
+    stay = False
+    for p in preps:
+        o = _child(p, "pobj")
+        if o is None or p.lower_ not in ("since", "for"):
+            continue
+        if p.lower_ == "since":
+            stay = True
+        elif o.lemma_.lower() in ("year", "decade"):
+            stay = True
+        elif not w.is_time_tok(o):
+            return False  # "for a conference", "for work"
+    return stay
 
 
 def h_become(w, v, st, pol, tense, tv) -> None:
