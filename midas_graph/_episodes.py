@@ -17,7 +17,7 @@ import numpy as np
 from . import _importance, _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
-from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many
+from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
 from ._revise import Judge, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
@@ -226,7 +226,7 @@ class Ingest:
         def flush() -> None:
             if not batch:
                 return
-            docs = load_spacy().pipe((text for _, text in batch), batch_size=64)
+            docs = load_spacy().pipe((for_parsing(text) for _, text in batch), batch_size=64)
             for (e, text), doc in zip(batch, docs):
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)

@@ -390,6 +390,21 @@ def test_a_stay_counted_from_a_time_or_in_years_is_where_one_lives(nlp, text, pl
     assert got == ([place] if place else [])
 
 
+def test_shouting_and_emoji_do_not_hide_a_claim_and_quotes_stay_as_written(nlp):
+    """"GOT PROMOTED 🥹 senior content strategist from 1 July": the shouted
+    words are read in lower case and the emoji as the end of a sentence, and
+    the claim quotes the message as it was written; acronyms stay."""
+    from midas_graph._extract import extract
+    from midas_graph._extract.normalize import for_parsing
+
+    text = "GOT PROMOTED 🥹 senior content strategist from 1 July. I've only been there 5 months??"
+    assert for_parsing(text) == "got promoted ! senior content strategist from 1 July. I've only been there 5 months??"
+    assert for_parsing("Chidi works at UPMC 👍") == "Chidi works at UPMC 👍"
+    ex = extract(text, speaker="Dana", reference_time=d("2024-06-20"))
+    assert [(c.attribute, c.value) for c in ex.claims] == [("job_title", "senior content strategist")]
+    assert all(u in text for u in ex.unparsed) and "GOT PROMOTED 🥹" in ex.unparsed
+
+
 def test_time_not_shared_with_a_conjunct_that_has_its_own(nlp):
     ex = run(nlp, "I moved to Berlin in 2019 and started at Zalando last month.")
     vf = {c.attribute: c.valid_from for c in ex.claims}

@@ -93,13 +93,15 @@ adds or removes over LoCoMo, the revision cases and the development personas.
 from __future__ import annotations
 
 import datetime as _dt
+from dataclasses import replace
 from typing import Sequence
 
 from .answers import confirms
 from .claims import Claim, Extraction, Mention
+from .normalize import for_parsing, original
 from .walker import Walker
 
-__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms", "excludes"]
+__all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms", "excludes", "for_parsing"]
 
 
 def excludes(attribute: str, new: object, old: object) -> bool:
@@ -150,8 +152,18 @@ def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: 
     if doc is None:
         if not text or not text.strip():
             return Extraction([], [])
-        doc = _nlp()(text)
-    return Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons).run()
+        doc = _nlp()(for_parsing(text))
+    return as_written(Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons).run(), doc.text, text)
+
+
+def as_written(ex: Extraction, parsed: str, text: str) -> Extraction:
+    """``ex``, read from ``parsed`` (:func:`for_parsing` of ``text``), with its
+    quotes and names as ``text`` wrote them."""
+    if parsed == text or len(parsed) != len(text):
+        return ex
+    claims = [replace(c, text=original(parsed, text, c.text)) for c in ex.claims]
+    mentions = [replace(m, name=text[m.start:m.end]) if parsed[m.start:m.end] == m.name else m for m in ex.mentions]
+    return replace(ex, claims=claims, mentions=mentions, unparsed=[original(parsed, text, u) for u in ex.unparsed])
 
 
 def extract_many(items: Sequence[tuple], *, batch_size: int = 64) -> list[Extraction]:
@@ -161,7 +173,7 @@ def extract_many(items: Sequence[tuple], *, batch_size: int = 64) -> list[Extrac
     if not items:
         return []
     nlp = _nlp()
-    docs = nlp.pipe((it[0] or "" for it in items), batch_size=batch_size)
+    docs = nlp.pipe((for_parsing(it[0] or "") for it in items), batch_size=batch_size)
     out = []
     for item, doc in zip(items, docs):
         text, speaker, ref, listener = item[:4]

@@ -1,0 +1,64 @@
+"""Chat text as the parser reads it: shouting and emoji, same length.
+
+Real chats shout ("GOT PROMOTED 🥹 senior content strategist from 1 July")
+and end sentences with an emoji instead of a full stop. The small spaCy
+model reads an all-capital word as a proper noun and runs a sentence on
+through an emoji, so nothing is extracted from either. :func:`for_parsing`
+lowers shouted words and puts a sentence break where an emoji ends one,
+changing no length: every character offset into the result is one into the
+original, so quotes are taken back from the original (:func:`original`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+#: A shouted word: all capitals, five letters or more ("PROMOTED", "STILL"),
+#: or three or more beside another such word ("BIG NEWS", "GOT PROMOTED").
+#: Shorter capitals alone are left as acronyms (UPMC, NHS, GP).
+_LONG_CAPS = re.compile(r"\b[A-Z]{5,}\b")
+_CAPS_RUN = re.compile(r"\b[A-Z]{3,}(?:[ \t]+[A-Z]{3,})+\b")
+_LETTER_AFTER = re.compile(r"\s*[A-Za-z]")
+_STOP_AFTER = re.compile(r"\s*[.!?]")
+
+
+def _is_emoji(ch: str) -> bool:
+    return unicodedata.category(ch) == "So" or ch in "\u200d\ufe0f"
+
+
+def for_parsing(text: str) -> str:
+    """``text`` with shouted words in lower case and an emoji that ends a
+    sentence read as "!"; the same length as ``text``."""
+    if not text:
+        return text
+    out = _CAPS_RUN.sub(lambda m: m.group(0).lower(), text)
+    out = _LONG_CAPS.sub(lambda m: m.group(0).lower(), out)
+    chars = list(out)
+    i = 0
+    while i < len(chars):
+        if not _is_emoji(chars[i]):
+            i += 1
+            continue
+        j = i
+        while j < len(chars) and _is_emoji(chars[j]):
+            j += 1
+        before = out[:i].rstrip()
+        # the run ends a sentence when text follows it and no stop comes before it
+        if before and before[-1] not in ".!?;:,(-—" and _LETTER_AFTER.match(out, j):
+            chars[i] = "!"
+            for k in range(i + 1, j):
+                chars[k] = " "
+        elif _STOP_AFTER.match(out, j):  # "promoted 🥹. senior": the stop ends it, the emoji is noise
+            for k in range(i, j):
+                chars[k] = " "
+        i = j
+    return "".join(chars)
+
+
+def original(parsed: str, original_text: str, piece: str) -> str:
+    """``piece`` (a sentence of ``parsed``) as ``original_text`` wrote it."""
+    if parsed is original_text or parsed == original_text:
+        return piece
+    at = parsed.find(piece)
+    return original_text[at:at + len(piece)] if at >= 0 else piece
