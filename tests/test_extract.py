@@ -405,6 +405,18 @@ def test_shouting_and_emoji_do_not_hide_a_claim_and_quotes_stay_as_written(nlp):
     assert all(u in text for u in ex.unparsed) and "GOT PROMOTED 🥹" in ex.unparsed
 
 
+def test_contractions_typed_without_the_apostrophe_are_still_be(nlp):
+    """"im a support engineer", "hes a chef": the tokenizer splits them like
+    "I'm" and "he's" but leaves "m" and "s" as their lemma; read as "be"."""
+    from midas_graph._extract import extract
+
+    ex = extract("work stuff mostly. im a support engineer at dell", speaker="Dana", reference_time=d("2024-06-20"))
+    assert [(c.attribute, c.value) for c in ex.claims] == [("job_title", "support engineer")]
+    assert extract("im vegan now", speaker="Dana", reference_time=d("2024-06-20")).claims[0].value == "vegan"
+    # a possessive "its" is no "it is"
+    assert extract("its wheels are new", speaker="Dana", reference_time=d("2024-06-20")).claims == []
+
+
 def test_time_not_shared_with_a_conjunct_that_has_its_own(nlp):
     ex = run(nlp, "I moved to Berlin in 2019 and started at Zalando last month.")
     vf = {c.attribute: c.valid_from for c in ex.claims}

@@ -190,6 +190,10 @@ def test_what_is_said_of_she_and_he_is_said_of_the_person_they_refer_to(mem, mon
     assert list(dict.fromkeys(f.value for f in mem.history("Karin", "job_title"))) == ["staff nurse", "nurse manager"]
     ctx = mem.context("What does my daughter do?")
     assert not ctx.abstain and "nurse manager" in ctx.text
+    # an answer's "hes" (no apostrophe) is the person the question named
+    mem.add_episode("Has Nico been to Franklin before?", speaker="bot")
+    mem.add_episode("nope first time. hes a chef so hes gonna be insufferable about it", speaker="user")
+    assert [f.value for f in mem.as_of("Nico", "job_title")] == ["chef"]
     monkeypatch.setattr(subjects_mod, "PRONOUN_SUBJECTS", False)
     mem.add_episode("My sister Ilse called. She is a dentist.", speaker="user")
     assert mem.as_of("Ilse", "job_title") == []

@@ -98,7 +98,7 @@ from typing import Sequence
 
 from .answers import confirms
 from .claims import Claim, Extraction, Mention
-from .normalize import for_parsing, original
+from .normalize import for_parsing, original, repair_lemmas
 from .walker import Walker
 
 __all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms", "excludes", "for_parsing"]
@@ -153,6 +153,7 @@ def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: 
         if not text or not text.strip():
             return Extraction([], [])
         doc = _nlp()(for_parsing(text))
+    repair_lemmas(doc)
     return as_written(Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons).run(), doc.text, text)
 
 

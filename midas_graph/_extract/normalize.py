@@ -62,3 +62,19 @@ def original(parsed: str, original_text: str, piece: str) -> str:
         return piece
     at = parsed.find(piece)
     return original_text[at:at + len(piece)] if at >= 0 else piece
+
+
+_BE_AFTER = {"s": ("he", "she", "it", "that", "there", "what", "who", "where", "here"),
+             "m": ("i",), "re": ("we", "you", "they", "who", "what")}
+
+
+def repair_lemmas(doc) -> None:
+    """Contractions typed without the apostrophe ("hes a chef", "im a support
+    engineer", "shes a nurse"): the tokenizer splits them as it splits "he's",
+    but the lemma of "s" or "m" is left as written, so no copular rule sees
+    "be". The lemma is set to "be" where such a piece is glued to its pronoun."""
+    for t in doc[1:]:
+        prev = doc[t.i - 1]
+        if t.lower_ in _BE_AFTER and prev.lower_ in _BE_AFTER[t.lower_] and not prev.whitespace_ \
+                and t.lemma_.lower() != "be" and t.pos_ in ("VERB", "AUX"):
+            t.lemma_ = "be"
