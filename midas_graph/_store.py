@@ -182,6 +182,13 @@ _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
 KEY_SEP = "\x1f"
 
 
+def _group_where(var: str, group_id: str | None) -> tuple[str, dict[str, Any] | None]:
+    """`` WHERE <var>.group_id = $g`` and its parameters, or nothing (every group)."""
+    if group_id is None:
+        return "", None
+    return f" WHERE {var}.group_id = $g", {"g": group_id}
+
+
 def episode_key(group_id: str, episode_id: str) -> str:
     """The stored key of an episode whose id another group already holds.
 
@@ -920,10 +927,11 @@ class Store:
         out.sort(key=lambda x: (x.recorded_at, x.key))
         return out
 
-    def link_rows(self) -> list[dict[str, Any]]:
-        """Every Link row as stored (export), verified against its digest."""
+    def link_rows(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        """Every Link row (of one group) as stored (export), verified against its digest."""
         cols = [name for name, _ in _digest.LINK_FIELDS]
-        rows = self.q(f"MATCH (n:Link) RETURN {_returning('n', cols + ['digest'])}")
+        where, params = _group_where("n", group_id)
+        rows = self.q(f"MATCH (n:Link){where} RETURN {_returning('n', cols + ['digest'])}", params)
         _digest.raise_if_damaged(_digest.verify("Link", rows, cols + ["digest"]), f"database {self.path or ':memory:'!r}")
         out = []
         for r in rows:
@@ -1797,31 +1805,37 @@ class Store:
         """How many beliefs (distinct fact ids) the database holds."""
         return int(self.q("MATCH (f:Fact) RETURN count(DISTINCT f.id)")[0][0])
 
-    def fact_episode_ids(self) -> list[tuple[str, str]]:
-        """(episode id, group id) of every episode a version names, as its
-        source or as the episode that expired it (stored or not)."""
-        rows = self.q("MATCH (f:Fact) WHERE f.episode_id IS NOT NULL RETURN DISTINCT f.episode_id, f.group_id")
-        rows += self.q("MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL "
-                       "RETURN DISTINCT f.expired_by_episode, f.group_id")
+    def fact_episode_ids(self, group_id: str | None = None) -> list[tuple[str, str]]:
+        """(episode id, group id) of every episode a version (of one group)
+        names, as its source or as the episode that expired it (stored or not)."""
+        g = " AND f.group_id = $g" if group_id is not None else ""
+        params = {"g": group_id} if group_id is not None else None
+        rows = self.q(f"MATCH (f:Fact) WHERE f.episode_id IS NOT NULL{g} RETURN DISTINCT f.episode_id, f.group_id",
+                      params)
+        rows += self.q(f"MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL{g} "
+                       "RETURN DISTINCT f.expired_by_episode, f.group_id", params)
         return sorted({(i, g) for i, g in rows})
 
-    def export_entities(self) -> list[tuple[Entity, str | None]]:
-        """Every entity with its stored name embedding (base64 text), by id,
-        checked against its digest: a damaged row raises
+    def export_entities(self, group_id: str | None = None) -> list[tuple[Entity, str | None]]:
+        """Every entity (of one group) with its stored name embedding (base64
+        text), by id, checked against its digest: a damaged row raises
         :class:`~midas_graph.DamagedError`."""
         columns = (*_ENTITY_COLUMNS, "digest", "name_embedding")
-        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        where, params = _group_where("e", group_id)
+        rows = self.q(f"MATCH (e:Entity){where} RETURN {_returning('e', columns)} ORDER BY e.id", params)
         damage: list[_digest.Damage] = []
         out = self._checked("Entity", rows, columns, damage, lambda r: (row_to_entity(r), r[-1]))
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
         return out
 
-    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
-        """Every episode, by stored key (:func:`episode_key`), as
+    def export_episodes(self, batch: int = 64, group_id: str | None = None
+                        ) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
+        """Every episode (of one group), by stored key (:func:`episode_key`), as
         ``(episode, key, embedding, sentence embeddings, mentioned entity
         ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
         episode may be megabytes)."""
-        ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
+        where, params = _group_where("p", group_id)
+        ids = [r[0] for r in self.q(f"MATCH (p:Episode){where} RETURN p.id ORDER BY p.id", params)]
         columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "cold_digest", "embedding", "sentence_embeddings")
         damage: list[_digest.Damage] = []
         for start in range(0, len(ids), batch):
@@ -1840,9 +1854,14 @@ class Store:
                 yield row_to_episode(r[:len(_EPISODE_COLUMNS)]), pid, r[-2], r[-1], mentions[pid]
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
 
-    def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
-        """Every stored fact vector: (fact id, base64 text), by id."""
-        ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+    def export_fact_vectors(self, batch: int = 10_000, group_id: str | None = None) -> Iterator[tuple[str, str]]:
+        """Every stored fact vector (of the facts of one group): (fact id,
+        base64 text), by id."""
+        if group_id is None:
+            ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+        else:  # vectors are keyed by fact id: the group's fact ids that have one
+            ids = sorted(self.existing("FactVector", [r[0] for r in self.q(
+                "MATCH (f:Fact) WHERE f.group_id = $g RETURN DISTINCT f.id", {"g": group_id})]))
         for start in range(0, len(ids), batch):
             rows = self.q("UNWIND $ids AS x MATCH (v:FactVector {id: x}) RETURN v.id, v.embedding",
                           {"ids": ids[start:start + batch]})
@@ -1932,19 +1951,29 @@ class Store:
 
 
     # -- integrity reads (Memory.check) -------------------------------------------
-    def alias_rows(self, *, verify: bool = True) -> list[tuple[str, str, str, str]]:
-        """Every name key: (key, group_id, alias, entity_id). ``verify``
-        (export): checked against their digests, a damaged row raises
-        :class:`~midas_graph.DamagedError`; ``check()`` reads with
+    def alias_rows(self, *, verify: bool = True, group_id: str | None = None) -> list[tuple[str, str, str, str]]:
+        """Every name key (of one group): (key, group_id, alias, entity_id).
+        ``verify`` (export): checked against their digests, a damaged row
+        raises :class:`~midas_graph.DamagedError`; ``check()`` reads with
         ``verify=False``."""
+        where, params = _group_where("a", group_id)
         if not verify:
-            return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+            return [tuple(r) for r in self.q(f"MATCH (a:Alias){where} RETURN a.key, a.group_id, a.alias, a.entity_id",
+                                             params)]
         columns = ("key", "group_id", "alias", "entity_id", "digest")
-        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest")
+        rows = self.q(f"MATCH (a:Alias){where} RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest", params)
         damage: list[_digest.Damage] = []
         out = self._checked("Alias", rows, columns, damage, lambda r: tuple(r[:4]))
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
         return out
+
+    def group_ids(self) -> list[str]:
+        """Every group with a row in the database (entities, aliases,
+        episodes, fact versions or people links), sorted."""
+        out: set[str] = set()
+        for label in ("Entity", "Alias", "Episode", "Fact", "Link"):
+            out.update(r[0] for r in self.q(f"MATCH (n:{label}) RETURN DISTINCT n.group_id"))
+        return sorted(out)
 
     def episode_groups(self) -> dict[str, set[str]]:
         """Episode id (as clients know it) -> the groups that hold an
