@@ -246,8 +246,8 @@ class Memory:
     def now(self) -> _dt.datetime:
         """The memory's current time (its clock, never before its last write)."""
         if self.read_only:
-            # Another process may have written since: reopen on it if so (store.generation, on which
-            # the recall index keys, is bumped); "now" is never before its last write.
+            # Another process may have written since: reopen on it if so (the stored group
+            # generations, on which the caches key, are read again); "now" is never before its last write.
             self._store.refresh()
             last = self._store.meta("last_tx")
             if last:
@@ -646,7 +646,7 @@ class Memory:
         _text(group_id, "group_id")
         with self._store.transaction():
             counts = self._store.delete_group(group_id)
-        # The recall index keys on store.generation (bumped by the commit);
+        # The recall index keys on the group's stored generation (moved by the commit);
         # the entity-resolution cache and the speaker memory are per Memory:
         # this one's, and those of the other Memories sharing the file.
         for mem in [self, *_handles.siblings(self._handle, self)]:

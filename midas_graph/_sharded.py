@@ -122,6 +122,7 @@ class ShardedMemory:
         self._busy: Counter[str] = Counter()  # calls in progress per group
         self._moving: set[str] = set()
         self._closed = False
+        self._empty: Memory | None = None
 
     # -- shards ------------------------------------------------------------------
     @property
@@ -145,12 +146,24 @@ class ShardedMemory:
         mem = self._mems.get(i)
         if mem is None:
             path = self.layout.path(i)
+            if self.read_only and not path.exists():
+                return self._nothing()  # no group was ever written there: read as an empty memory
             with self._open_lock:
                 mem = self._mems.get(i)
                 if mem is None:
                     mem = Memory(path, engine=self.engine, **self._kwargs)
                     self._mems[i] = mem
         return mem
+
+    def _nothing(self) -> Memory:
+        """What a read-only sharded memory reads for a shard whose file does
+        not exist yet: an empty in-memory database that refuses writes (the
+        file is looked for again at the next call)."""
+        if self._empty is None:
+            kwargs = {k: v for k, v in self._kwargs.items() if k != "read_only"}
+            self._empty = Memory(None, engine=self.engine, **kwargs)
+            self._empty.read_only = True  # its writes raise ReadOnlyError, as the shard's would
+        return self._empty
 
     def for_group(self, group_id: str) -> Memory:
         """The Memory on the shard that owns ``group_id``."""
@@ -385,6 +398,9 @@ class ShardedMemory:
         """Close every shard's Memory. Closing twice is harmless."""
         self._closed = True
         mems, self._mems = list(self._mems.values()), {}
+        if self._empty is not None:
+            mems.append(self._empty)
+            self._empty = None
         for mem in mems:
             mem.close()
 

@@ -241,3 +241,23 @@ def test_cli_shards_status_and_move(tmp_path, capsys):
         assert mem.shard_for(g) == to and [f.value for f in mem.current("Ana", group_id=g)] == ["Porto"]
     assert main(["--engine", ENGINE, "shards", "status", "--dir", str(tmp_path / "none")]) == 1
     assert "not a sharded memory" in capsys.readouterr().err
+
+
+def test_a_read_only_sharded_memory_reads_and_refuses_writes(tmp_path):
+    from midas_graph import ReadOnlyError
+    from midas_graph._shards import ShardLayoutError
+
+    root = tmp_path / "m"
+    with ShardedMemory(root, 4, engine=ENGINE) as mem:
+        mem.add_fact("Ana", "lives_in", "Porto", group_id="g1")
+        empty = next(g for g in GROUPS if not mem.layout.path(mem.shard_for(g)).exists())
+    with ShardedMemory(root, read_only=True) as ro:
+        assert ro.engine == ENGINE
+        assert [f.value for f in ro.current("Ana", group_id="g1")] == ["Porto"]
+        assert ro.as_of(group_id=empty) == [] and ro.stats(group_id=empty)["Fact"] == 0  # no file yet
+        for g in ("g1", empty):
+            with pytest.raises(ReadOnlyError):
+                ro.add_fact("Bo", "likes", "tea", group_id=g)
+        assert ro.check() == []
+    with pytest.raises(ShardLayoutError, match="not a sharded memory"):
+        ShardedMemory(tmp_path / "none", read_only=True)
