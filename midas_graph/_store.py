@@ -718,6 +718,10 @@ class Store:
         if not self._tx_wrote or getattr(self, "schema_version", 0) < 7:
             return {}  # nothing written, or the upgrade itself (no counters yet)
         groups = sorted(self._touched or {ANY_GROUP})
+        if len(groups) == 1:  # the common case: one statement
+            n = self.q("MERGE (c:GroupGeneration {group_id: $g}) ON CREATE SET c.generation = 1 "
+                       "ON MATCH SET c.generation = c.generation + 1 RETURN c.generation", {"g": groups[0]})
+            return {groups[0]: int(n[0][0])}
         have = dict(self.q("UNWIND $k AS x MATCH (c:GroupGeneration {group_id: x}) RETURN c.group_id, c.generation",
                            {"k": groups}))
         new = {g: int(have.get(g) or 0) + 1 for g in groups}
