@@ -22,7 +22,7 @@ import threading
 from collections import Counter
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from ._check import Violation
 from ._errors import InvalidInputError, MidasError, NotFoundError
@@ -104,6 +104,33 @@ class ShardedMemory:
     One process owns the files (each is locked for writing by the engine);
     other processes read them with ``read_only=True``.
     """
+
+    if TYPE_CHECKING:  # what type checkers see: Memory's own methods (made from the tables below)
+        add_fact = Memory.add_fact
+        add_alias = Memory.add_alias
+        add_entity = Memory.add_entity
+        add_episode = Memory.add_episode
+        episodes = Memory.episodes
+        clear = Memory.clear
+        search_entities = Memory.search_entities
+        recall = Memory.recall
+        context = Memory.context
+        entity = Memory.entity
+        entities = Memory.entities
+        as_of = Memory.as_of
+        current = Memory.current
+        history = Memory.history
+        forget = Memory.forget
+        consolidate = Memory.consolidate
+        warm = Memory.warm
+        compact = Memory.compact
+        compaction_horizon = Memory.compaction_horizon
+        tier_stats = Memory.tier_stats
+        episode = Memory.episode
+        remove_episode = Memory.remove_episode
+        versions = Memory.versions
+        fact = Memory.fact
+        retract = Memory.retract
 
     def __init__(self, root: str | os.PathLike, shards: int | None = None, *, engine: str | None = None,
                  **memory_kwargs: Any) -> None:
@@ -425,6 +452,7 @@ for _name in GROUP_METHODS:
 for _name in BY_ID_METHODS:
     setattr(ShardedMemory, _name, _by_id(_name))
 del _name
+# The typed names above and the tables must say the same (tests/test_sharded.py checks it).
 
 
 def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

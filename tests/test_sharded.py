@@ -261,3 +261,20 @@ def test_a_read_only_sharded_memory_reads_and_refuses_writes(tmp_path):
         assert ro.check() == []
     with pytest.raises(ShardLayoutError, match="not a sharded memory"):
         ShardedMemory(tmp_path / "none", read_only=True)
+
+
+def test_every_group_method_of_memory_is_routed_and_typed():
+    import ast
+    import inspect
+
+    import midas_graph._sharded as sharded
+
+    routed = set(sharded.GROUP_METHODS) | set(sharded.BY_ID_METHODS)
+    public = {n for n, f in vars(Memory).items() if callable(f) and not n.startswith("_")
+              and "group_id" in inspect.signature(f).parameters}
+    assert public == routed | {"add_facts", "add_episodes", "check", "stats"}       # nothing left unrouted
+    tree = ast.parse(inspect.getsource(sharded.ShardedMemory))
+    stubs = next(node for node in ast.walk(tree) if isinstance(node, ast.If)
+                 and ast.unparse(node.test) == "TYPE_CHECKING")
+    typed = {t.id for stmt in stubs.body if isinstance(stmt, ast.Assign) for t in stmt.targets}
+    assert typed == routed                                                            # the stubs type checkers read
