@@ -150,6 +150,7 @@ class ShardedMemory:
         self._moving: set[str] = set()
         self._closed = False
         self._empty: Memory | None = None
+        self._manifest_sig = _signature(self.layout.root / MANIFEST)
 
     # -- shards ------------------------------------------------------------------
     @property
@@ -161,8 +162,16 @@ class ShardedMemory:
         return self.layout.n
 
     def shard_for(self, group_id: str) -> int:
-        """The shard that owns ``group_id``."""
+        """The shard that owns ``group_id``: the manifest is read again when
+        it changed on disk (another process moved a group)."""
+        self._fresh_layout()
         return self.layout.shard_for(_group(group_id))
+
+    def _fresh_layout(self) -> None:
+        sig = _signature(self.layout.root / MANIFEST)
+        if sig != self._manifest_sig:
+            self.layout = Layout.open(self.layout.root, create=False)
+            self._manifest_sig = sig
 
     def shard(self, i: int) -> Memory:
         """The Memory on shard ``i`` (opened on first use, kept open)."""
@@ -221,6 +230,7 @@ class ShardedMemory:
     def _owner_of(self, method: str, the_id: str) -> str:
         """The group of a fact or episode id, looked for in every shard (only
         in the groups each shard owns: a leftover copy does not count)."""
+        self._fresh_layout()
         if not isinstance(the_id, str) or not the_id.strip():
             field = "fact_id" if method in ("versions", "fact", "retract") else "episode_id"
             raise InvalidInputError(field, "must be a non-empty string" if isinstance(the_id, str)
@@ -288,6 +298,7 @@ class ShardedMemory:
 
     def _by_shard(self, groups: Sequence[str]) -> dict[int, list[int]]:
         """Positions of ``groups`` by the shard that owns each, in order."""
+        self._fresh_layout()
         out: dict[int, list[int]] = {}
         for i, g in enumerate(groups):
             out.setdefault(self.layout.shard_for(g), []).append(i)
@@ -331,11 +342,13 @@ class ShardedMemory:
 
     def strays(self) -> list[tuple[int, str]]:
         """(shard, group) for every group found on a shard that does not own it."""
+        self._fresh_layout()
         return [(i, g) for i in self._existing() for g in self.groups(i) if self.layout.shard_for(g) != i]
 
     def status(self) -> dict[str, Any]:
         """Per shard: its file, bytes on disk (database and log), how many
         groups it owns, and the groups it holds but does not own."""
+        self._fresh_layout()
         per = []
         for i in range(self.layout.n):
             path = self.layout.path(i)
@@ -410,6 +423,7 @@ class ShardedMemory:
     def _record_move(self, g: str, target: int) -> None:
         """Step 4: the manifest names the new owner (one atomic file replace)."""
         self.layout.record_move(g, target)
+        self._manifest_sig = _signature(self.layout.root / MANIFEST)
 
     def _remove_left_over(self, g: str) -> list[int]:
         """Step 5: delete the group from every shard that holds it without owning it."""
@@ -453,6 +467,15 @@ for _name in BY_ID_METHODS:
     setattr(ShardedMemory, _name, _by_id(_name))
 del _name
 # The typed names above and the tables must say the same (tests/test_sharded.py checks it).
+
+
+def _signature(path: Path) -> tuple | None:
+    """What changes when the manifest is written again (it is replaced: a new inode)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
 def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -278,3 +278,22 @@ def test_every_group_method_of_memory_is_routed_and_typed():
                  and ast.unparse(node.test) == "TYPE_CHECKING")
     typed = {t.id for stmt in stubs.body if isinstance(stmt, ast.Assign) for t in stmt.targets}
     assert typed == routed                                                            # the stubs type checkers read
+
+
+def test_a_reader_follows_a_move_made_by_the_owner(tmp_path):
+    """Another ShardedMemory on the directory (here in this process; a
+    read-only one in another process alike) reads the manifest again when
+    it changed on disk, so it follows a move."""
+    root = tmp_path / "m"
+    owner = ShardedMemory(root, 3, engine=ENGINE)
+    other = ShardedMemory(root, engine=ENGINE)
+    try:
+        owner.add_fact("Ana", "lives_in", "Porto", group_id="g")
+        assert [f.value for f in other.current("Ana", group_id="g")] == ["Porto"]
+        to = (owner.shard_for("g") + 1) % 3
+        owner.move_group("g", to)
+        assert other.shard_for("g") == to
+        assert [f.value for f in other.current("Ana", group_id="g")] == ["Porto"]
+    finally:
+        other.close()
+        owner.close()
