@@ -481,7 +481,7 @@ def _signature(path: Path) -> tuple | None:
 def _comparable(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Export rows without what depends on the file rather than the group:
     an episode's stored key (another group may hold its id there)."""
-    return [{k: v for k, v in r.items() if k != "key"} for r in rows]
+    return [{k: v for k, v in r.items() if not (r["type"] == "episode" and k == "key")} for r in rows]
 
 
 def _picture(mem: Memory, g: str, at) -> tuple:
