@@ -741,15 +741,15 @@ class Store:
         its own commits; a read-only one reads them again whenever it
         reopens on another process's commits (:meth:`refresh`)."""
         gens = self._gens
-        if group_id not in gens or ANY_GROUP not in gens:
-            found = dict(self.q("UNWIND $k AS x MATCH (c:GroupGeneration {group_id: x}) "
-                                "RETURN c.group_id, c.generation", {"k": [group_id, ANY_GROUP]}))
-            # setdefault: a commit of this process that landed meanwhile has put its newer value
-            out = (int(found.get(group_id) or 0), int(found.get(ANY_GROUP) or 0))
-            gens.setdefault(group_id, out[0])
-            gens.setdefault(ANY_GROUP, out[1])
-            return out
-        return gens[group_id], gens[ANY_GROUP]
+        out = []
+        for g in (group_id, ANY_GROUP):
+            n = gens.get(g)
+            if n is None:  # one primary-key lookup each (an UNWIND of the two costs 5x on Kùzu)
+                rows = self.q("MATCH (c:GroupGeneration {group_id: $g}) RETURN c.generation", {"g": g})
+                # setdefault: a commit of this process that landed meanwhile has put its newer value
+                n = gens.setdefault(g, int(rows[0][0]) if rows else 0)
+            out.append(n)
+        return out[0], out[1]
 
     def _fail(self, exc: BaseException, doing: str | None = None) -> None:
         """A write failed on I/O (measured with a full disk). The engine keeps
