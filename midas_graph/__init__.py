@@ -21,6 +21,8 @@ from ._check import Violation
 from ._guard import GuardDecision, guard_reliance
 from ._memory import Memory
 from ._registry import AttributeRegistry
+from ._sharded import ShardedMemory, ShardMoveError
+from ._shards import ShardLayoutError
 from ._types import Entity, Episode, EpisodeResult, Fact
 
 if TYPE_CHECKING:
@@ -72,6 +74,9 @@ __all__ = [
     "NotFoundError",
     "ReadOnlyError",
     "SchemaVersionError",
+    "ShardLayoutError",
+    "ShardMoveError",
+    "ShardedMemory",
     "Violation",
     "guard_reliance",
     "plot_timeline",

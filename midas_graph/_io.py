@@ -188,48 +188,54 @@ def _strings(d: dict[str, Any], name: str) -> list[str]:
 
 # -- export ------------------------------------------------------------------------
 
-def export_rows(mem) -> Iterator[dict[str, Any]]:
+def export_rows(mem, *, group_id: str | None = None) -> Iterator[dict[str, Any]]:
     """Every row of an export, in a stable order (two exports of one
     database are byte-identical). Writers of this process wait until the
     rows are read to the end (or the iterator is closed): the export is one
-    committed state."""
+    committed state. ``group_id``: the rows of that group only (a group
+    moved to another shard, docs/scaling.md): every row it names is of the
+    group too, so the export imports on its own."""
+    if group_id is not None and (not isinstance(group_id, str) or not group_id.strip()):
+        raise InvalidInputError("group_id", "expected a non-empty string")
     with mem._store.writes_paused():
-        yield from _export_rows(mem._store)
+        yield from _export_rows(mem._store, group_id)
 
 
-def _export_rows(store) -> Iterator[dict[str, Any]]:
+def _export_rows(store, group_id: str | None = None) -> Iterator[dict[str, Any]]:
     counts = dict.fromkeys(ROW_TYPES[1:-1], 0)
     horizons = store.horizons()
+    if group_id is not None:
+        horizons = {g: t for g, t in horizons.items() if g == group_id}
     header = {"type": "header", "format": FORMAT, "format_version": _FORMAT_COMPACTED if horizons else 1,
               "schema_version": store.schema_version}
     if horizons:
         header["compacted"] = {g: t.isoformat() for g, t in sorted(horizons.items())}
     yield header
-    for e, vec in store.export_entities():
+    for e, vec in store.export_entities(group_id):
         counts["entity"] += 1
         yield entity_to_json(e, vec)
-    for key, group, alias, eid in sorted(store.alias_rows()):
+    for key, group, alias, eid in sorted(store.alias_rows(group_id=group_id)):
         counts["alias"] += 1
         yield {"type": "alias", "key": key, "group_id": group, "alias": alias, "entity_id": eid}
-    for row in sorted(store.link_rows(), key=lambda r: r["key"]):  # people links (docs/people.md)
+    for row in sorted(store.link_rows(group_id), key=lambda r: r["key"]):  # people links (docs/people.md)
         counts["link"] += 1
         yield {"type": "link", **{k: (row[k].isoformat() if k == "recorded_at" else row[k]) for k in _LINK_FIELDS}}
     stored: set[tuple[str, str]] = set()
-    for ep, key, emb, sent, mentions in store.export_episodes():
+    for ep, key, emb, sent, mentions in store.export_episodes(group_id=group_id):
         stored.add((ep.group_id, ep.id))
         counts["episode"] += 1
         yield episode_to_json(ep, emb, sent, mentions, key)
     # Episodes that versions name but the memory no longer holds (remove_episode deletes
     # the episode, and the versions keep its id): listed, so that an import tells them
     # apart from a row missing from the file.
-    for ep_id, group in store.fact_episode_ids():
+    for ep_id, group in store.fact_episode_ids(group_id):
         if (group, ep_id) not in stored:
             counts["removed_episode"] += 1
             yield {"type": "removed_episode", "id": ep_id, "group_id": group}
-    for f in store.iter_facts():
+    for f in store.iter_facts(group_id):
         counts["fact"] += 1
         yield fact_to_json(f)
-    for fid, vec in store.export_fact_vectors():
+    for fid, vec in store.export_fact_vectors(group_id=group_id):
         counts["fact_vector"] += 1
         yield {"type": "fact_vector", "id": fid, "embedding": vec}
     yield {"type": "end", "rows": counts}

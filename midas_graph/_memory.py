@@ -246,8 +246,8 @@ class Memory:
     def now(self) -> _dt.datetime:
         """The memory's current time (its clock, never before its last write)."""
         if self.read_only:
-            # Another process may have written since: reopen on it if so (store.generation, on which
-            # the recall index keys, is bumped); "now" is never before its last write.
+            # Another process may have written since: reopen on it if so (the stored group
+            # generations, on which the caches key, are read again); "now" is never before its last write.
             self._store.refresh()
             last = self._store.meta("last_tx")
             if last:
@@ -455,24 +455,7 @@ class Memory:
         :meth:`add_episode` (``content`` required).
         """
         self._writable()
-        if isinstance(episodes, (str, bytes, Mapping)):
-            raise InvalidInputError("episodes", "expected an iterable of episodes, not a single one")
-        items = []
-        for i, e in enumerate(episodes):
-            try:
-                if isinstance(e, str):
-                    items.append(_own_id(_episodes.validate(e, group_id=group_id)))
-                elif isinstance(e, Mapping):
-                    unknown = set(e) - _EPISODE_KEYS
-                    if unknown:
-                        raise InvalidInputError(sorted(unknown)[0], "unknown field")
-                    if "content" not in e:
-                        raise InvalidInputError("content", "is required")
-                    items.append(_own_id(_episodes.validate(**{"group_id": group_id, **e})))
-                else:
-                    raise InvalidInputError("episode", f"expected a string or a mapping, got {type(e).__name__}")
-            except InvalidInputError as exc:
-                raise InvalidInputError(f"episodes[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
+        items = episode_items(episodes, group_id)
         return self._episodes().run(items, progress) if items else []
 
     @_reads
@@ -663,7 +646,7 @@ class Memory:
         _text(group_id, "group_id")
         with self._store.transaction():
             counts = self._store.delete_group(group_id)
-        # The recall index keys on store.generation (bumped by the commit);
+        # The recall index keys on the group's stored generation (moved by the commit);
         # the entity-resolution cache and the speaker memory are per Memory:
         # this one's, and those of the other Memories sharing the file.
         for mem in [self, *_handles.siblings(self._handle, self)]:
@@ -1357,6 +1340,30 @@ def _own_id(item: _episodes.EpisodeIn) -> _episodes.EpisodeIn:
     if item.episode_id is not None and KEY_SEP in item.episode_id:
         raise InvalidInputError("episode_id", "must not contain the control character \\x1f")
     return item
+
+
+def episode_items(episodes: Iterable[Mapping[str, Any] | str], group_id: str) -> list[Any]:
+    """The validated episodes of :meth:`Memory.add_episodes` (each with its
+    ``group_id``); an error names the episode, nothing is written."""
+    if isinstance(episodes, (str, bytes, Mapping)):
+        raise InvalidInputError("episodes", "expected an iterable of episodes, not a single one")
+    items = []
+    for i, e in enumerate(episodes):
+        try:
+            if isinstance(e, str):
+                items.append(_own_id(_episodes.validate(e, group_id=group_id)))
+            elif isinstance(e, Mapping):
+                unknown = set(e) - _EPISODE_KEYS
+                if unknown:
+                    raise InvalidInputError(sorted(unknown)[0], "unknown field")
+                if "content" not in e:
+                    raise InvalidInputError("content", "is required")
+                items.append(_own_id(_episodes.validate(**{"group_id": group_id, **e})))
+            else:
+                raise InvalidInputError("episode", f"expected a string or a mapping, got {type(e).__name__}")
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"episodes[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
+    return items
 
 
 def _group_or_none(group_id: Any) -> None:

@@ -370,7 +370,7 @@ class Recaller:
 
     def __init__(self, mem) -> None:
         self.mem = mem
-        self._indexes: dict[str, tuple[int, _Index]] = {}
+        self._indexes: dict[str, tuple[tuple[int, int], _Index]] = {}
         self._lock = threading.Lock()
 
     # -- indexes ---------------------------------------------------------------------
@@ -378,16 +378,18 @@ class Recaller:
         store = self.mem._store
         with self._lock:
             cached = self._indexes.get(group_id)
-            if cached is not None and cached[0] == store.generation:
+            # The group's stored generation (schema 7): it moves with every commit
+            # that writes the group, in any process (docs/scaling.md, "Freshness").
+            if cached is not None and cached[0] == store.group_generation(group_id):
                 return cached[1]
             # Stamp the index with the generation its documents were read at: a
             # write committed by another thread during the build must make the
             # next query rebuild, not hide behind a newer stamp. The build's own
             # commits (vectors of facts that had none) are counted in.
-            before = store.generation
+            before = store.group_generation(group_id)
             built, own_commits = self._build(group_id, cached[1] if cached is not None else None)
-            after = store.generation
-            stamp = after if after == before + own_commits else before
+            after = store.group_generation(group_id)
+            stamp = after if after == (before[0] + own_commits, before[1]) else before
             self._indexes[group_id] = (stamp, built)
             return built
 

@@ -46,7 +46,9 @@ from ._types import Link, Entity, Episode, Fact
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
 ENGINE_ENV = "MIDAS_GRAPH_ENGINE"
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
+#: The generation counter of writes that name no group (every group's caches follow it too).
+ANY_GROUP = "*"
 #: Meta key prefix of a group's compaction horizon (``Memory.compact``): the
 #: versions of the group that expired at or before it are gone.
 HORIZON_KEY = "compacted_before\x1f"
@@ -180,6 +182,13 @@ _EPISODE_RETURN = _returning("p", _EPISODE_COLUMNS)
 
 #: Separates the group from a client-chosen episode id in a stored key (never in an id).
 KEY_SEP = "\x1f"
+
+
+def _group_where(var: str, group_id: str | None) -> tuple[str, dict[str, Any] | None]:
+    """`` WHERE <var>.group_id = $g`` and its parameters, or nothing (every group)."""
+    if group_id is None:
+        return "", None
+    return f" WHERE {var}.group_id = $g", {"g": group_id}
 
 
 def episode_key(group_id: str, episode_id: str) -> str:
@@ -485,8 +494,16 @@ class Store:
         self._writer: _Conn | None = _Conn(self.engine, self._conn)
         self._readers: list[_Conn] = []
         self._local = threading.local()
-        self.generation = 0  # committed write transactions (readers' caches key on it)
+        self.generation = 0  # committed write transactions, and reopenings (in this process)
+        #: Identifies this Store object in caches keyed by store (``id()`` is reused once it is collected).
+        self.token = object()
+        # Stored group generations (schema 7) this process has read or written: valid while no other
+        # process can have committed (see group_generation).
+        self._gens: dict[str, int] = {}
+        self._touched: set[str] = set()  # groups the current write transaction wrote
+        self._tx_wrote = False  # whether it ran a writing statement
         self._horizons: tuple[int, dict[str, _dt.datetime]] | None = None
+        self._horizon_of: dict[str, tuple[tuple[int, int], _dt.datetime | None]] = {}
         self._in_tx = False
         self._tx_thread: int | None = None
         self._slots_seen: dict[str, bool] = {}  # slot key -> exists, within one transaction
@@ -576,7 +593,8 @@ class Store:
         self._db, self._conn = self._open()
         self._writer = _Conn(self.engine, self._conn)
         self._signature = sig
-        self.generation += 1  # caches keyed on it (the recall index) rebuild
+        self.generation += 1
+        self._gens = {}  # another process committed: the stored generations are read again
 
     # -- plumbing ----------------------------------------------------------------
     def q(self, cypher: str, params: dict[str, Any] | None = None) -> list[list[Any]]:
@@ -614,6 +632,8 @@ class Store:
                     raise EngineError(self._refusal())
                 if self._writer is None:
                     raise EngineError("engine error: the database is closed")
+                if self._in_tx and not self._tx_wrote and not _READ_ONLY.match(cypher):
+                    self._tx_wrote = True
                 try:
                     return self._writer.run(cypher, params)
                 except EngineError as exc:
@@ -653,12 +673,16 @@ class Store:
             self.q("BEGIN TRANSACTION")
             self._in_tx, self._tx_thread = True, threading.get_ident()
             self._slots_seen, self._episode_keys = {}, {}
+            self._touched, self._tx_wrote = set(), False
             try:
                 yield
+                bumped = self._bump_generations()
             except BaseException:
                 self._in_tx = False
                 self._slots_seen, self._episode_keys = {}, {}
+                self._touched, self._tx_wrote = set(), False
                 self._horizons = None  # it may have read this transaction's own
+                self._horizon_of = {}
                 if self._failure is None:  # after an I/O failure the engine is left alone (see _fail)
                     try:
                         self.q("ROLLBACK")
@@ -676,6 +700,56 @@ class Store:
                     raise
                 warnings.warn(f"midas_graph: the write is durable but {exc}", RuntimeWarning, stacklevel=3)
             self.generation += 1
+            self._gens.update(bumped)
+
+    # -- group generations (schema 7; docs/scaling.md, "Freshness") ------------------------
+    def touch(self, *groups: str | None) -> None:
+        """Say that the current write transaction writes these groups: their
+        stored generations move when it commits. Every writing method of this
+        class calls it with the groups of the rows it writes; a transaction
+        that writes and names no group moves :data:`ANY_GROUP`."""
+        if self._in_tx:
+            self._touched.update(g for g in groups if g is not None)
+
+    def _bump_generations(self) -> dict[str, int]:
+        """Inside the transaction, just before COMMIT: add one to the stored
+        generation of every group it wrote (of ``"*"`` when it wrote and
+        named none). Returns the new values, kept once the commit succeeds."""
+        if not self._tx_wrote or getattr(self, "schema_version", 0) < 7:
+            return {}  # nothing written, or the upgrade itself (no counters yet)
+        groups = sorted(self._touched or {ANY_GROUP})
+        if len(groups) == 1:  # the common case: one statement
+            n = self.q("MERGE (c:GroupGeneration {group_id: $g}) ON CREATE SET c.generation = 1 "
+                       "ON MATCH SET c.generation = c.generation + 1 RETURN c.generation", {"g": groups[0]})
+            return {groups[0]: int(n[0][0])}
+        have = dict(self.q("UNWIND $k AS x MATCH (c:GroupGeneration {group_id: x}) RETURN c.group_id, c.generation",
+                           {"k": groups}))
+        new = {g: int(have.get(g) or 0) + 1 for g in groups}
+        old = [{"g": g, "n": new[g]} for g in groups if g in have]
+        if old:
+            self.q("UNWIND $rows AS r MATCH (c:GroupGeneration {group_id: r.g}) SET c.generation = r.n", {"rows": old})
+        fresh = [g for g in groups if g not in have]
+        if fresh:
+            self._create_columnar("GroupGeneration", {"group_id": fresh, "generation": [1] * len(fresh)})
+        return new
+
+    def group_generation(self, group_id: str) -> tuple[int, int]:
+        """The stored generations of ``group_id`` and of :data:`ANY_GROUP`:
+        what a cache of the group keys on. Read from the database once, then
+        kept while no other process can have committed: a writable store
+        holds the file's write lock (no other process writes it) and counts
+        its own commits; a read-only one reads them again whenever it
+        reopens on another process's commits (:meth:`refresh`)."""
+        gens = self._gens
+        out = []
+        for g in (group_id, ANY_GROUP):
+            n = gens.get(g)
+            if n is None:  # one primary-key lookup each (an UNWIND of the two costs 5x on Kùzu)
+                rows = self.q("MATCH (c:GroupGeneration {group_id: $g}) RETURN c.generation", {"g": g})
+                # setdefault: a commit of this process that landed meanwhile has put its newer value
+                n = gens.setdefault(g, int(rows[0][0]) if rows else 0)
+            out.append(n)
+        return out[0], out[1]
 
     def _fail(self, exc: BaseException, doing: str | None = None) -> None:
         """A write failed on I/O (measured with a full disk). The engine keeps
@@ -871,6 +945,7 @@ class Store:
     def add_alias(self, entity: Entity, alias: str) -> None:
         """Add a name to an entity. Its row is checked against its digest
         first: a damaged row is refused, never sealed with a new digest."""
+        self.touch(entity.group_id)
         self._create_aliases({alias_key(entity.group_id, alias): (entity, alias)})
         columns = [name for name, _ in _digest.ENTITY_FIELDS] + ["digest"]
         rows = self.q(f"MATCH (n:Entity {{id: $id}}) RETURN {_returning('n', columns)}", {"id": entity.id})
@@ -920,10 +995,11 @@ class Store:
         out.sort(key=lambda x: (x.recorded_at, x.key))
         return out
 
-    def link_rows(self) -> list[dict[str, Any]]:
-        """Every Link row as stored (export), verified against its digest."""
+    def link_rows(self, group_id: str | None = None) -> list[dict[str, Any]]:
+        """Every Link row (of one group) as stored (export), verified against its digest."""
         cols = [name for name, _ in _digest.LINK_FIELDS]
-        rows = self.q(f"MATCH (n:Link) RETURN {_returning('n', cols + ['digest'])}")
+        where, params = _group_where("n", group_id)
+        rows = self.q(f"MATCH (n:Link){where} RETURN {_returning('n', cols + ['digest'])}", params)
         _digest.raise_if_damaged(_digest.verify("Link", rows, cols + ["digest"]), f"database {self.path or ':memory:'!r}")
         out = []
         for r in rows:
@@ -944,6 +1020,7 @@ class Store:
         """Take a name from an entity: its name key (if it points to that
         entity) and its entry in ``aliases`` (the row checked first, as in
         :meth:`add_alias`)."""
+        self.touch(group_id)
         key = alias_key(group_id, alias)
         self.q("MATCH (a:Alias {key: $k}) WHERE a.entity_id = $e DELETE a", {"k": key, "e": entity_id})
         columns = [name for name, _ in _digest.ENTITY_FIELDS] + ["digest"]
@@ -1007,6 +1084,7 @@ class Store:
         has checked that the group holds no episode with this id; if another
         group holds it, the episode is stored under :func:`episode_key`.
         Returns the stored key."""
+        self.touch(ep.group_id)
         if KEY_SEP in ep.id:
             raise InvalidInputError("episode_id", "must not contain the character \\x1f")
         taken = self.q("MATCH (p:Episode {id: $id}) RETURN p.group_id", {"id": ep.id})
@@ -1030,6 +1108,7 @@ class Store:
         """Write an episode's importance columns (``ep`` as stored under
         ``key`` with them), with its digest computed from ``ep``: in the
         transaction that created it, once its structural score is known."""
+        self.touch(ep.group_id)
         self.q("MATCH (p:Episode {id: $id}) SET p.importance = $imp, p.content_score = $cs, "
                "p.structural_score = $ss, p.digest = $dg",
                {"id": key, "imp": ep.importance, "cs": ep.content_score, "ss": ep.structural_score,
@@ -1041,6 +1120,7 @@ class Store:
         vectors are put back by the caller, :meth:`set_vectors`). The tier
         columns are sealed by their digest (null while hot). Returns how
         many rows were changed."""
+        self.touch(group_id)
         keys = self.episode_keys(group_id, ids)
         if not keys:
             return 0
@@ -1061,6 +1141,7 @@ class Store:
         becomes empty and its row digest is sealed again over that; its tier
         state (cold, ``reasons[id]``: the purge and the digest of what was
         removed) is sealed by its tier digest. Returns how many rows changed."""
+        self.touch(*{ep.group_id for ep in episodes})
         rows = []
         for ep in episodes:
             key = self.episode_keys(ep.group_id, [ep.id]).get(ep.id)
@@ -1130,6 +1211,7 @@ class Store:
         return out
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
+        self.touch(group_id)
         key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
         if entity_ids:
             self.q(
@@ -1174,6 +1256,7 @@ class Store:
     def delete_episode(self, episode_id: str, group_id: str | None = None) -> None:
         """Delete an episode node with its MENTIONS and FROM_EPISODE links
         (the facts it stated keep their ``episode_id``)."""
+        self.touch(group_id)
         key = self.episode_keys(group_id, [episode_id]).get(episode_id)
         if key is not None:
             self.q("MATCH (p:Episode {id: $id}) DETACH DELETE p", {"id": key})
@@ -1182,6 +1265,7 @@ class Store:
         """Physically delete everything of one group: entities, aliases, fact
         versions, episodes, fact vectors and slots (with their edges).
         Returns how many of each were deleted."""
+        self.touch(group_id)
         g = {"g": group_id}
         fact_ids = [r[0] for r in self.q("MATCH (f:Fact) WHERE f.group_id = $g RETURN DISTINCT f.id", g)]
         slot_keys = [
@@ -1210,6 +1294,7 @@ class Store:
         id, shared by all versions of a belief), an Entity's name vector, or
         an Episode's sentence vectors (``EpisodeSentences``; episode ids of
         ``group_id``)."""
+        self.touch(group_id)
         if not vectors:
             return
         if label == "FactVector":
@@ -1333,6 +1418,7 @@ class Store:
         """Delete the group's fact versions whose transaction time ended at or
         before ``before`` (with their edges), and the vectors of the beliefs
         left with no version. Returns (versions deleted, beliefs gone)."""
+        self.touch(group_id)
         params = {"g": group_id, "t": to_db(before), "inf": FOREVER}
         rows = self.q("MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at <> $inf AND f.expired_at <= $t "
                       "RETURN f.vid, f.id", params)
@@ -1370,14 +1456,26 @@ class Store:
         return out
 
     def horizon(self, group_id: str) -> _dt.datetime | None:
-        return self.horizons().get(group_id)
+        """The group's compaction horizon, cached per stored group generation
+        (:meth:`group_generation`): every read asks, in every process."""
+        gen = self.group_generation(group_id)
+        cached = self._horizon_of.get(group_id)
+        if cached is not None and cached[0] == gen:
+            return cached[1]
+        rows = self.q("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": HORIZON_KEY + group_id})
+        out = _dt.datetime.fromisoformat(rows[0][0]) if rows else None
+        if not self._in_tx:  # a transaction's own horizon is not committed yet
+            self._horizon_of[group_id] = (gen, out)
+        return out
 
     def set_horizon(self, group_id: str, at: _dt.datetime) -> None:
         """Raise the group's compaction horizon to ``at`` (it never moves back)."""
+        self.touch(group_id)
         old = self.horizon(group_id)
         if old is None or at > old:
             self.set_meta(HORIZON_KEY + group_id, at.isoformat())
         self._horizons = None
+        self._horizon_of.pop(group_id, None)
 
     def facts_of(
         self,
@@ -1657,12 +1755,14 @@ class Store:
             rows = {"rows": [{"vid": v, "at": to_db(at), "why": why,
                               "d": _digest.expiry_digest(v, to_db(at), why, ep)} for v, at, why in plan.expires]}
             if ep is None:
-                self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expiry_digest = r.d", rows)
+                groups = self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
+                                "SET f.expired_at = r.at, f.expire_reason = r.why, f.expiry_digest = r.d "
+                                "RETURN DISTINCT f.group_id", rows)
             else:  # an episode's transaction: each version says which episode expired it
-                self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
-                       "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep, "
-                       "f.expiry_digest = r.d", {**rows, "ep": ep})
+                groups = self.q("UNWIND $rows AS r MATCH (f:Fact {vid: r.vid}) "
+                                "SET f.expired_at = r.at, f.expire_reason = r.why, f.expired_by_episode = $ep, "
+                                "f.expiry_digest = r.d RETURN DISTINCT f.group_id", {**rows, "ep": ep})
+            self.touch(*(g for g, in groups))
         self._link(plan.links)
         if plan.slots:
             # MERGE over UNWIND scans the table; a key lookup, then SET or CREATE, does not.
@@ -1707,6 +1807,7 @@ class Store:
         (a belief re-recorded after its episode was removed). Every version
         is written or the statement fails: a MATCH that finds no subject
         would otherwise drop the row without a word."""
+        self.touch(*{f.group_id for f in facts})
         wanted = [f for f in facts if f.episode_id is not None
                   and (episodes is None or (f.group_id, f.episode_id) in episodes)]
         keys = self._fact_episode_keys(wanted) if wanted else {}
@@ -1750,6 +1851,8 @@ class Store:
         row maps, whose per-row struct conversion dominates. A column with one
         value in every row is bound once as a scalar; a column that is null
         (or an empty list) in every row is left out and reads back null."""
+        if "group_id" in columns and label != "GroupGeneration":
+            self.touch(*set(columns["group_id"]))
         props, params = _bind_columns(columns, "i")
         params["n"] = len(next(iter(columns.values())))
         self.q(f"UNWIND range(1, $n) AS i CREATE (:{label} {{{props}}})", params)
@@ -1797,31 +1900,37 @@ class Store:
         """How many beliefs (distinct fact ids) the database holds."""
         return int(self.q("MATCH (f:Fact) RETURN count(DISTINCT f.id)")[0][0])
 
-    def fact_episode_ids(self) -> list[tuple[str, str]]:
-        """(episode id, group id) of every episode a version names, as its
-        source or as the episode that expired it (stored or not)."""
-        rows = self.q("MATCH (f:Fact) WHERE f.episode_id IS NOT NULL RETURN DISTINCT f.episode_id, f.group_id")
-        rows += self.q("MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL "
-                       "RETURN DISTINCT f.expired_by_episode, f.group_id")
+    def fact_episode_ids(self, group_id: str | None = None) -> list[tuple[str, str]]:
+        """(episode id, group id) of every episode a version (of one group)
+        names, as its source or as the episode that expired it (stored or not)."""
+        g = " AND f.group_id = $g" if group_id is not None else ""
+        params = {"g": group_id} if group_id is not None else None
+        rows = self.q(f"MATCH (f:Fact) WHERE f.episode_id IS NOT NULL{g} RETURN DISTINCT f.episode_id, f.group_id",
+                      params)
+        rows += self.q(f"MATCH (f:Fact) WHERE f.expired_by_episode IS NOT NULL{g} "
+                       "RETURN DISTINCT f.expired_by_episode, f.group_id", params)
         return sorted({(i, g) for i, g in rows})
 
-    def export_entities(self) -> list[tuple[Entity, str | None]]:
-        """Every entity with its stored name embedding (base64 text), by id,
-        checked against its digest: a damaged row raises
+    def export_entities(self, group_id: str | None = None) -> list[tuple[Entity, str | None]]:
+        """Every entity (of one group) with its stored name embedding (base64
+        text), by id, checked against its digest: a damaged row raises
         :class:`~midas_graph.DamagedError`."""
         columns = (*_ENTITY_COLUMNS, "digest", "name_embedding")
-        rows = self.q(f"MATCH (e:Entity) RETURN {_returning('e', columns)} ORDER BY e.id")
+        where, params = _group_where("e", group_id)
+        rows = self.q(f"MATCH (e:Entity){where} RETURN {_returning('e', columns)} ORDER BY e.id", params)
         damage: list[_digest.Damage] = []
         out = self._checked("Entity", rows, columns, damage, lambda r: (row_to_entity(r), r[-1]))
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
         return out
 
-    def export_episodes(self, batch: int = 64) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
-        """Every episode, by stored key (:func:`episode_key`), as
+    def export_episodes(self, batch: int = 64, group_id: str | None = None
+                        ) -> Iterator[tuple[Episode, str, str | None, str | None, list[str]]]:
+        """Every episode (of one group), by stored key (:func:`episode_key`), as
         ``(episode, key, embedding, sentence embeddings, mentioned entity
         ids)``, vectors as base64 text as stored; read ``batch`` at a time (an
         episode may be megabytes)."""
-        ids = [r[0] for r in self.q("MATCH (p:Episode) RETURN p.id ORDER BY p.id")]
+        where, params = _group_where("p", group_id)
+        ids = [r[0] for r in self.q(f"MATCH (p:Episode){where} RETURN p.id ORDER BY p.id", params)]
         columns = (*_EPISODE_COLUMNS, "expired_at", "digest", "cold_digest", "embedding", "sentence_embeddings")
         damage: list[_digest.Damage] = []
         for start in range(0, len(ids), batch):
@@ -1840,9 +1949,14 @@ class Store:
                 yield row_to_episode(r[:len(_EPISODE_COLUMNS)]), pid, r[-2], r[-1], mentions[pid]
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
 
-    def export_fact_vectors(self, batch: int = 10_000) -> Iterator[tuple[str, str]]:
-        """Every stored fact vector: (fact id, base64 text), by id."""
-        ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+    def export_fact_vectors(self, batch: int = 10_000, group_id: str | None = None) -> Iterator[tuple[str, str]]:
+        """Every stored fact vector (of the facts of one group): (fact id,
+        base64 text), by id."""
+        if group_id is None:
+            ids = [r[0] for r in self.q("MATCH (v:FactVector) RETURN v.id ORDER BY v.id")]
+        else:  # vectors are keyed by fact id: the group's fact ids that have one
+            ids = sorted(self.existing("FactVector", [r[0] for r in self.q(
+                "MATCH (f:Fact) WHERE f.group_id = $g RETURN DISTINCT f.id", {"g": group_id})]))
         for start in range(0, len(ids), batch):
             rows = self.q("UNWIND $ids AS x MATCH (v:FactVector {id: x}) RETURN v.id, v.embedding",
                           {"ids": ids[start:start + batch]})
@@ -1885,6 +1999,7 @@ class Store:
         as base64 text, and their MENTIONS edges; skip an episode its group
         already holds. One whose key another group holds here is stored
         under :func:`episode_key`, as :meth:`create_episode` does."""
+        self.touch(*{ep.group_id for ep, *_ in episodes})
         by_group: dict[str, list[str]] = {}
         for ep, *_ in episodes:
             by_group.setdefault(ep.group_id, []).append(ep.id)
@@ -1932,19 +2047,29 @@ class Store:
 
 
     # -- integrity reads (Memory.check) -------------------------------------------
-    def alias_rows(self, *, verify: bool = True) -> list[tuple[str, str, str, str]]:
-        """Every name key: (key, group_id, alias, entity_id). ``verify``
-        (export): checked against their digests, a damaged row raises
-        :class:`~midas_graph.DamagedError`; ``check()`` reads with
+    def alias_rows(self, *, verify: bool = True, group_id: str | None = None) -> list[tuple[str, str, str, str]]:
+        """Every name key (of one group): (key, group_id, alias, entity_id).
+        ``verify`` (export): checked against their digests, a damaged row
+        raises :class:`~midas_graph.DamagedError`; ``check()`` reads with
         ``verify=False``."""
+        where, params = _group_where("a", group_id)
         if not verify:
-            return [tuple(r) for r in self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id")]
+            return [tuple(r) for r in self.q(f"MATCH (a:Alias){where} RETURN a.key, a.group_id, a.alias, a.entity_id",
+                                             params)]
         columns = ("key", "group_id", "alias", "entity_id", "digest")
-        rows = self.q("MATCH (a:Alias) RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest")
+        rows = self.q(f"MATCH (a:Alias){where} RETURN a.key, a.group_id, a.alias, a.entity_id, a.digest", params)
         damage: list[_digest.Damage] = []
         out = self._checked("Alias", rows, columns, damage, lambda r: tuple(r[:4]))
         _digest.raise_if_damaged(damage, f"database {self.path or ':memory:'!r}")
         return out
+
+    def group_ids(self) -> list[str]:
+        """Every group with a row in the database (entities, aliases,
+        episodes, fact versions or people links), sorted."""
+        out: set[str] = set()
+        for label in ("Entity", "Alias", "Episode", "Fact", "Link"):
+            out.update(r[0] for r in self.q(f"MATCH (n:{label}) RETURN DISTINCT n.group_id"))
+        return sorted(out)
 
     def episode_groups(self) -> dict[str, set[str]]:
         """Episode id (as clients know it) -> the groups that hold an

@@ -543,6 +543,43 @@ def demo(
     (run if facts else run_conversation)(out, path=db, engine=settings.engine)
 
 
+shards_app = typer.Typer(help="A memory sharded over several files (docs/scaling.md): status, rebalancing.",
+                         no_args_is_help=True)
+app.add_typer(shards_app, name="shards")
+
+
+@contextmanager
+def _sharded(directory: str):
+    from ._sharded import ShardedMemory
+    from ._shards import Layout
+
+    Layout.open(directory, create=False)  # an existing sharded memory, never a new one
+    mem = ShardedMemory(directory, engine=settings.engine, read_only=settings.read_only)
+    try:
+        yield mem
+    finally:
+        mem.close()
+
+
+@shards_app.command("status")
+def shards_status(directory: str = typer.Option(..., "--dir", help="The sharded memory's directory.")) -> None:
+    """Per shard: its file, bytes on disk, groups it owns, and groups left over by a move cut short (JSON)."""
+    with _sharded(directory) as mem:
+        _print_json(mem.status())
+
+
+@shards_app.command("move")
+def shards_move(
+    group: str = typer.Argument(..., help="The group to move."),
+    to: int = typer.Argument(..., help="The shard to move it to (0 .. N-1)."),
+    directory: str = typer.Option(..., "--dir", help="The sharded memory's directory."),
+) -> None:
+    """Move one group to another shard: copy, verify, record in the manifest, delete from the source.
+    Run it again after a crash to finish it (moving a group to its own shard removes leftovers)."""
+    with _sharded(directory) as mem:
+        _print_json(mem.move_group(group, to))
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point. Usage errors exit 2 (click's own handling); a
     MidasError prints one line on stderr and exits 1."""

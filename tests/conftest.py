@@ -70,7 +70,7 @@ _ADDED_IN = {
                                  "cold_digest")],
 }
 #: The tables each schema version added.
-_TABLES_ADDED_IN = {5: ["Link"]}
+_TABLES_ADDED_IN = {5: ["Link"], 7: ["GroupGeneration"]}
 
 
 def as_schema(db_path: str, version: int) -> None:
@@ -80,6 +80,7 @@ def as_schema(db_path: str, version: int) -> None:
     from midas_graph._store import Store
 
     store = Store(db_path, ENGINE)
+    store.schema_version = version  # its commits now write as that version did (no group generations before 7)
     dropped = [(t, c) for v, added in _ADDED_IN.items() if v > version for t, c in added]
     with store.transaction():
         if 4 <= version < 6:  # episodes as schema 4 and 5 sealed them (tag episode/1, no importance)

@@ -11,6 +11,7 @@ import pytest
 from conftest import ENGINE, StepClock, as_schema
 from midas_graph import InvalidInputError, Memory
 from midas_graph._importance import content_signals
+from midas_graph._store import SCHEMA_VERSION
 
 
 def _content(nlp, text: str) -> float:
@@ -139,7 +140,7 @@ def test_a_schema_5_database_upgrades_with_unscored_episodes(models, db_path):
         mem.add_episode("I live in Berlin.", speaker="Ana")
     as_schema(db_path, 5)
     with Memory(db_path, engine=ENGINE) as mem:
-        assert mem._store.meta("schema_version") == "6"
+        assert mem._store.meta("schema_version") == str(SCHEMA_VERSION)
         [ep] = mem.episodes()
         assert (ep.importance, ep.content_score, ep.structural_score, ep.cold_at) == (None, None, None, None)
         assert mem.check() == []
