@@ -1,0 +1,310 @@
+"""Bulk backfill of episodes from a JSONL file (``midas-graph ingest``; docs/scaling.md).
+
+One line, one episode::
+
+    {"group_id": "u42", "speaker": "Ann", "reference_time": "2023-05-08T13:56:00Z",
+     "content": "I moved to Lisbon.", "id": "optional", "source": "message"}
+
+``time`` may stand for ``reference_time``; ``id``, ``source``, ``name``,
+``provenance`` and ``source_description`` are optional. Every line is checked
+before anything is written; an error names the line and the field.
+
+Order. Each group's episodes are applied in (``reference_time``, line) order,
+whatever order the file has: sequentially (one :class:`~midas_graph.Memory`)
+and on Ray (one shard actor per file, ``midas_graph.cluster``) alike, so both
+give the same facts, versions and supersessions.
+
+Resuming. An episode's id is its ``id``, or one derived from its line
+(:func:`stable_id`): re-running a file finds the episodes already stored (they
+committed with their facts, in one transaction each) and skips them, so a run
+that stopped in the middle, run again, applies each episode exactly once. The
+store is the record of progress: nothing else to keep in step with it. What a
+process keeps of a group's last turns (who the listener is, the people of the
+last turns, the agent's last claims, the last question) is rebuilt by parsing
+the stored episodes again without storing them (``Ingest.run(prime=...)``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as _dt
+import hashlib
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Mapping, Sequence
+
+from ._errors import InvalidInputError, MidasError
+from ._time import parse_time
+
+#: The fields a line may carry.
+FIELDS = frozenset({"content", "speaker", "reference_time", "time", "group_id", "id", "source", "name",
+                    "provenance", "source_description"})
+#: Episodes per call of a shard (one ``Ingest.run``): spaCy and the embedder batch over them.
+BATCH = 64
+
+
+class BackfillStopped(MidasError):
+    """The run stopped on purpose after ``applied`` acknowledged episodes
+    (``stop_after``: how a test stands for a crash in the middle)."""
+
+    def __init__(self, applied: int) -> None:
+        self.applied = applied
+        super().__init__(f"stopped after {applied} acknowledged episode(s) (stop_after); run again to resume")
+
+    def __reduce__(self):
+        return (type(self), (self.applied,))
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One validated line: its place in its group's order, and the episode."""
+
+    key: tuple[_dt.datetime, int]   # (reference_time, line number)
+    item: Any                       # _episodes.EpisodeIn, with its stable episode_id
+
+    @property
+    def group_id(self) -> str:
+        return self.item.group_id
+
+
+def stable_id(group_id: str, line: int, content: str) -> str:
+    """The episode id of a line that names none: the same on every run of
+    the same file (its group, line number and content)."""
+    h = hashlib.blake2b(f"{group_id}\x1f{line}\x1f{content}".encode("utf-8"), digest_size=12).hexdigest()
+    return f"bf-{h}"
+
+
+def read(path: str | Path) -> list[Turn]:
+    """Every line of ``path`` as a :class:`Turn`, checked; in file order."""
+    path = Path(path)
+    if not path.is_file():
+        raise MidasError(f"{path}: no such file")
+    with path.open(encoding="utf-8") as fp:
+        return parse(fp)
+
+
+def parse(lines: Iterable[str]) -> list[Turn]:
+    from . import _episodes
+
+    turns: list[Turn] = []
+    ids: dict[tuple[str, str], int] = {}
+    for n, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            row = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise InvalidInputError(f"line {n}", f"not JSON ({exc.msg} at column {exc.colno})") from None
+        if not isinstance(row, dict):
+            raise InvalidInputError(f"line {n}", f"expected a JSON object, got {type(row).__name__}")
+        try:
+            turns.append(_turn(row, n, _episodes))
+        except InvalidInputError as exc:
+            raise InvalidInputError(f"line {n}: {exc.field}", str(exc).split(": ", 1)[-1]) from None
+        t = turns[-1]
+        seen = ids.setdefault((t.group_id, t.item.episode_id), n)
+        if seen != n:
+            raise InvalidInputError(f"line {n}: id", f"{t.item.episode_id!r} is also the id of line {seen} "
+                                                     f"in group {t.group_id!r}")
+    return turns
+
+
+def _turn(row: Mapping[str, Any], n: int, _episodes: Any) -> Turn:
+    unknown = sorted(set(row) - FIELDS)
+    if unknown:
+        raise InvalidInputError(unknown[0], f"unknown field (a line has {', '.join(sorted(FIELDS))})")
+    for name in ("content", "speaker", "group_id"):
+        if name not in row:
+            raise InvalidInputError(name, "is required")
+    if "reference_time" in row and "time" in row:
+        raise InvalidInputError("time", "give reference_time or time, not both")
+    field = "reference_time" if "reference_time" in row else "time"
+    if row.get(field) is None:
+        raise InvalidInputError("reference_time", "is required (or time): a backfill is applied in time order")
+    when = parse_time(row[field], field)
+    eid = row.get("id")
+    if eid is not None and (not isinstance(eid, str) or not eid.strip()):
+        raise InvalidInputError("id", "must be a non-empty string")
+    item = _episodes.validate(
+        row["content"], speaker=row["speaker"], reference_time=when, group_id=row["group_id"],
+        source=row.get("source", "message"), provenance=row.get("provenance", "observation"),
+        name=row.get("name"), source_description=row.get("source_description", ""),
+    )
+    if not item.group_id.strip() or item.group_id != item.group_id.strip():
+        raise InvalidInputError("group_id", "must not start or end with whitespace")
+    item = dataclasses.replace(item, episode_id=eid or stable_id(item.group_id, n, item.content))
+    return Turn((when, n), item)
+
+
+def ordered(turns: Sequence[Turn]) -> list[Turn]:
+    """Every group's turns in time order (ties in line order): the order both
+    ingests apply them in."""
+    return sorted(turns, key=lambda t: t.key)
+
+
+class Applier:
+    """Applies turns to one Memory, resumably (one per process and file: the
+    sequential ingest's, or a shard actor's)."""
+
+    def __init__(self, mem: Any) -> None:
+        self.mem = mem
+        self._seen: dict[str, tuple] = {}  # group -> key of the last turn this process ingested or primed
+
+    def apply(self, turns: Sequence[Turn], vectors: Mapping[str, Any] | None = None) -> dict[str, int]:
+        """Store the turns not stored yet, each group's in order. Returns
+        counts: ``applied``, ``skipped`` (stored by an earlier run), ``facts``."""
+        stored = self._stored(turns)
+        prime: list[Turn] = []
+        todo: list[Turn] = []
+        for t in turns:
+            g = t.group_id
+            known = t.item.episode_id in stored
+            if known and self._seen.get(g, ()) >= t.key:
+                continue  # this process ingested it already
+            if known:
+                if any(x.group_id == g for x in todo):
+                    raise MidasError(
+                        f"group {g!r}: episode {t.item.episode_id!r} is stored but one before it is not: "
+                        "the file changed since the run that stored it (lines moved or edited)")
+                prime.append(t)
+            else:
+                todo.append(t)
+        skipped = len(turns) - len(todo)
+        if not prime and not todo:
+            return {"applied": 0, "skipped": skipped, "facts": 0}
+        results = self.mem._episodes().run([t.item for t in prime + todo], False, vectors=vectors,
+                                           prime=len(prime))
+        for t in prime + todo:
+            if self._seen.get(t.group_id, ()) < t.key:
+                self._seen[t.group_id] = t.key
+        return {"applied": len(results), "skipped": skipped, "facts": sum(len(r.facts) for r in results)}
+
+    def _stored(self, turns: Sequence[Turn]) -> set[str]:
+        by_group: dict[str, list[str]] = {}
+        for t in turns:
+            by_group.setdefault(t.group_id, []).append(t.item.episode_id)
+        out: set[str] = set()
+        for g, ids in by_group.items():
+            for s in range(0, len(ids), 1000):
+                out.update(e.id for e in self.mem._store.episodes_by_id(ids[s:s + 1000], g))
+        return out
+
+
+def _bar(total: int, progress: bool | None):
+    if progress is False:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=" episodes", disable=None if progress is None else False, smoothing=0.1)
+
+
+def ingest(mem: Any, turns: Sequence[Turn], *, batch: int = BATCH, progress: bool | None = None,
+           stop_after: int | None = None) -> dict[str, Any]:
+    """The sequential ingest: every turn into ``mem``, in order, resumably.
+    ``stop_after``: stop once that many episodes were applied (and raise
+    :class:`BackfillStopped`): a crash in the middle, for tests."""
+    mem._writable()
+    run = ordered(turns)
+    applier = Applier(mem)
+    counts = {"applied": 0, "skipped": 0, "facts": 0}
+    bar = _bar(len(run), progress)
+    t0 = time.perf_counter()
+    try:
+        for s in range(0, len(run), batch):
+            chunk = run[s:s + batch]
+            if stop_after is not None:
+                chunk = _within(applier, chunk, stop_after - counts["applied"])
+            got = applier.apply(chunk)
+            for k in counts:
+                counts[k] += got[k]
+            if bar is not None:
+                bar.update(len(chunk))
+            if stop_after is not None and counts["applied"] >= stop_after:
+                raise BackfillStopped(counts["applied"])
+    finally:
+        if bar is not None:
+            bar.close()
+    return {"episodes": len(run), **counts, "groups": len({t.group_id for t in run}),
+            "seconds": round(time.perf_counter() - t0, 3)}
+
+
+def _within(applier: Applier, chunk: list[Turn], budget: int) -> list[Turn]:
+    """The leading turns of ``chunk`` that apply at most ``budget`` new episodes."""
+    stored = applier._stored(chunk)
+    out = []
+    for t in chunk:
+        if t.item.episode_id not in stored:
+            if budget <= 0:
+                break
+            budget -= 1
+        out.append(t)
+    return out
+
+
+# -- comparing two memories -----------------------------------------------------------
+
+#: Export fields that legitimately differ between two ingests of the same
+#: file: ids made up at write time, and transaction times (a version's
+#: ``recorded_at`` / ``expired_at`` are when *this* memory learned it; only
+#: whether a version is expired is compared), with the digests over them.
+_UUID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+VOLATILE = frozenset({"recorded_at", "expired_at", "created_at", "digest", "key", "cold_at"})
+
+
+def canonical(rows: Iterable[Mapping[str, Any]]) -> list[tuple]:
+    """An export (``_io.export_rows``, of one memory or of every shard) as a
+    sorted list in which the ids made up at write time are replaced by what
+    they name: an entity by (group, name), a fact by (group, its episode,
+    subject, attribute, value, valid_from of version 1); transaction times
+    by whether they are set. Two ingests of one file compare equal iff they
+    hold the same entities, names, episodes (with their vectors and scores),
+    fact versions, supersessions and expiries."""
+    rows = [r for r in rows if r.get("type") not in ("header", "end")]
+    ents = {r["id"]: (r["group_id"], r["name"]) for r in rows if r["type"] == "entity"}
+    first = {r["id"]: r for r in rows if r["type"] == "fact" and r["version"] == 1}
+    facts = {i: (r["group_id"], r["episode_id"], r["subject"], r["attribute"], json.dumps(r["value"]),
+                 r["valid_from"]) for i, r in first.items()}
+
+    def fix(k: str, v: Any) -> Any:
+        if k in ("entity_id", "subject_id", "object_id", "target"):
+            return ents.get(v, v)
+        if k in ("superseded_by",):
+            return facts.get(v, v)
+        if k in ("supersedes",):
+            return tuple(sorted(facts.get(x, x) for x in v))
+        if k == "mentions":
+            return tuple(sorted(ents.get(x, x) for x in v))
+        if k in ("expire_reason", "reason") and isinstance(v, str):
+            return _UUID.sub(lambda m: "/".join(map(str, facts.get(m.group(0)) or ents.get(m.group(0))
+                                                     or (m.group(0),))), v)
+        if k in ("expired_at", "cold_at"):
+            return v is not None
+        if isinstance(v, list):
+            return tuple(v)
+        return v
+
+    out = []
+    for r in rows:
+        t = r["type"]
+        if t == "fact_vector":
+            out.append((t, facts.get(r["id"], r["id"]), r["embedding"]))
+            continue
+        ident = ents.get(r["id"]) if t == "entity" else facts.get(r["id"]) if t == "fact" else None
+        items = tuple(sorted((k, fix(k, v)) for k, v in r.items()
+                             if k not in ("id", "type") and (k not in VOLATILE or k in ("expired_at", "cold_at"))))
+        out.append((t, ident, items) if ident is not None else (t, items))
+    return sorted(out, key=repr)
+
+
+def diff(a: list[tuple], b: list[tuple], limit: int = 5) -> list[str]:
+    """What one canonical dump has that the other has not (for a test's message)."""
+    from collections import Counter
+
+    ca, cb = Counter(map(repr, a)), Counter(map(repr, b))
+    only_a = list((ca - cb).elements())[:limit]
+    only_b = list((cb - ca).elements())[:limit]
+    return [f"- {x[:400]}" for x in only_a] + [f"+ {x[:400]}" for x in only_b]
+
