@@ -231,6 +231,35 @@ def ingest(mem: Any, turns: Sequence[Turn], *, batch: int = BATCH, progress: boo
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
+def ingest_shards(root: Any, shards: int | None, turns: Sequence[Turn], *, engine: str | None = None,
+                  **kwargs: Any) -> dict[str, Any]:
+    """The sequential ingest into a sharded memory, without Ray: shard after
+    shard in this process, each group's turns into its shard's file."""
+    import os
+
+    from ._memory import Memory
+    from ._shards import Layout
+
+    engine = engine or os.environ.get("MIDAS_GRAPH_ENGINE") or "ladybug"
+    layout = Layout.open(root, shards, engine=engine)
+    parts: dict[int, list[Turn]] = {}
+    for t in turns:
+        parts.setdefault(layout.shard_for(t.group_id), []).append(t)
+    total = {"episodes": 0, "applied": 0, "skipped": 0, "facts": 0, "groups": 0, "seconds": 0.0}
+    stop = kwargs.pop("stop_after", None)
+    for i in sorted(parts):
+        with Memory(layout.path(i), engine=layout.engine or engine) as mem:
+            left = None if stop is None else stop - total["applied"]
+            try:
+                got = ingest(mem, parts[i], stop_after=left, **kwargs)
+            except BackfillStopped as exc:
+                raise BackfillStopped(total["applied"] + exc.applied) from None
+        for k in total:
+            total[k] += got[k]
+    total["seconds"] = round(total["seconds"], 3)
+    return {**total, "shards": layout.n}
+
+
 def _within(applier: Applier, chunk: list[Turn], budget: int) -> list[Turn]:
     """The leading turns of ``chunk`` that apply at most ``budget`` new episodes."""
     stored = applier._stored(chunk)
@@ -308,3 +337,126 @@ def diff(a: list[tuple], b: list[tuple], limit: int = 5) -> list[str]:
     only_b = list((cb - ca).elements())[:limit]
     return [f"- {x[:400]}" for x in only_a] + [f"+ {x[:400]}" for x in only_b]
 
+
+
+# -- on Ray -----------------------------------------------------------------------------
+
+#: Turns whose content vectors one pre-pass computes (and the driver holds) at a time.
+WINDOW = 20_000
+
+
+class _EmbedBatch:
+    """A Ray Data worker of the pre-pass: the bundled embedder, loaded once."""
+
+    def __init__(self) -> None:
+        from .models import default_embedder
+
+        self.embedder = default_embedder().load()
+
+    def __call__(self, batch: dict[str, Any]) -> dict[str, Any]:
+        texts = [str(t) for t in batch["text"]]
+        return {"text": batch["text"], "vector": self.embedder.embed(texts)}
+
+
+def prepass(texts: Sequence[str], *, workers: int, batch_size: int = 256) -> dict[str, Any]:
+    """Embed ``texts`` with Ray Data (``map_batches`` over ``workers`` actors):
+    text -> vector, the same vectors the shard would compute (one model, and
+    the embedder's rows do not depend on their batch)."""
+    import ray.data
+
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    ctx.print_on_execution_start = False
+    if not texts:
+        return {}
+    batch_size = max(1, min(batch_size, -(-len(texts) // workers)))
+    ds = ray.data.from_items([{"text": t} for t in texts],
+                             override_num_blocks=max(workers, min(-(-len(texts) // batch_size), 8 * workers)))
+    out = ds.map_batches(_EmbedBatch, batch_size=batch_size, compute=ray.data.ActorPoolStrategy(size=workers),
+                         num_cpus=1, batch_format="numpy", runtime_env={"env_vars": {"MIDAS_MODEL_THREADS": "1"}})
+    vectors: dict[str, Any] = {}
+    for b in out.iter_batches(batch_size=None, batch_format="numpy"):
+        for t, v in zip(b["text"], b["vector"]):
+            vectors[str(t)] = v
+    return vectors
+
+
+def ingest_ray(cluster: Any, turns: Sequence[Turn], *, prepass_workers: int | None = None, batch: int = BATCH,
+               window: int = WINDOW, progress: bool | None = None, stop_after: int | None = None) -> dict[str, Any]:
+    """The backfill on a :class:`~midas_graph.cluster.Cluster`: each shard's
+    actor applies its groups' turns in order, one batch in flight per shard,
+    the shards in parallel. ``prepass_workers``: first embed each window's
+    contents with Ray Data on that many workers (``None`` or 0: the shards
+    embed). ``stop_after``: once that many turns were acknowledged, kill the
+    actors (a crash: no close, no checkpoint) and raise :class:`BackfillStopped`."""
+    from ._episodes import Ingest
+
+    ray = cluster._ray
+    run = ordered(turns)
+    counts = {"applied": 0, "skipped": 0, "facts": 0}
+    acked = dispatched = 0
+    bar = _bar(len(run), progress)
+    t0 = time.perf_counter()
+    prepass_s = 0.0
+    try:
+        for w in range(0, len(run), window):
+            part = run[w:w + window]
+            if stop_after is not None:
+                part = part[:max(0, stop_after - dispatched)]
+            vectors: dict[str, Any] = {}
+            if prepass_workers:
+                tp = time.perf_counter()
+                texts = list(dict.fromkeys(x for t in part for x in Ingest.content_texts(t.item.speaker, t.item.content)))
+                vectors = prepass(texts, workers=prepass_workers)
+                prepass_s += time.perf_counter() - tp
+            queues: dict[int, list[Turn]] = {}
+            for t in part:
+                queues.setdefault(cluster.layout.shard_for(t.group_id), []).append(t)
+            pos = dict.fromkeys(queues, 0)
+            inflight: dict[Any, tuple[int, int]] = {}
+            busy: set[int] = set()
+            while True:
+                for s, q in queues.items():
+                    if s in busy or pos[s] >= len(q):
+                        continue
+                    chunk = q[pos[s]:pos[s] + batch]
+                    pos[s] += len(chunk)
+                    dispatched += len(chunk)
+                    given = {x: vectors[x] for t in chunk
+                             for x in Ingest.content_texts(t.item.speaker, t.item.content) if x in vectors}
+                    inflight[cluster.actors[s].apply.remote(chunk, given or None)] = (s, len(chunk))
+                    busy.add(s)
+                if not inflight:
+                    break
+                done, _ = ray.wait(list(inflight), num_returns=1)
+                for ref in done:
+                    s, n = inflight.pop(ref)
+                    busy.discard(s)
+                    got = cluster.get(ref)
+                    for k in counts:
+                        counts[k] += got[k]
+                    acked += n
+                    if bar is not None:
+                        bar.update(n)
+            if stop_after is not None and acked >= stop_after:
+                _crash(cluster)
+                raise BackfillStopped(acked)
+    finally:
+        if bar is not None:
+            bar.close()
+    return {"episodes": len(run), **counts, "groups": len({t.group_id for t in run}), "shards": cluster.layout.n,
+            "seconds": round(time.perf_counter() - t0, 3), "prepass_seconds": round(prepass_s, 3)}
+
+
+def _crash(cluster: Any) -> None:
+    """Kill every shard actor at once (no close: what a crash leaves), and
+    wait until Ray reports each one dead."""
+    ray = cluster._ray
+    actors, cluster.actors = cluster.actors, []
+    for a in actors:
+        ray.kill(a, no_restart=True)
+    for a in actors:
+        try:
+            ray.get(a.ping.remote())
+        except ray.exceptions.RayActorError:
+            pass

@@ -1,0 +1,193 @@
+"""The Ray cluster (issue 20 items 2, 3 and 7): shard actors behind the Memory
+API, the MCP server over them, and the bulk backfill, on a local Ray with 2
+CPUs, no dashboard, 127.0.0.1, its files under the session's tmp path.
+
+One Ray per session (started once, ~5 s); each test starts its own shard
+actors (each opens its file; those that ingest load the models, ~5 s). No
+sleeps: every wait is on a Ray future or a line the server prints.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ENGINE
+from midas_graph import InvalidInputError, Memory, NotFoundError, _backfill, _io
+from midas_graph._shards import shard_of
+
+ray = pytest.importorskip("ray")  # the `cluster` extra; `make test` installs it
+
+ROOT = Path(__file__).resolve().parents[1]
+GROUPS = ["alice", "bob", "carol", "dave", "erin"]
+
+
+@pytest.fixture(scope="module")
+def local_ray(tmp_path_factory):
+    temp = tmp_path_factory.mktemp("ray")
+    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=str(temp),
+             namespace="midas_graph", log_to_driver=False)
+    yield
+    ray.shutdown()
+
+
+def test_import_midas_graph_imports_no_ray():
+    code = ("import sys, midas_graph, midas_graph.cli, midas_graph._mcp, midas_graph._backfill;"
+            "print(sorted(m for m in sys.modules if m == 'ray' or m.startswith('ray.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(ROOT))
+    assert out.stdout.strip() == "[]"
+
+
+def test_cluster_without_ray_names_the_extra(tmp_path):
+    code = (f"import sys; sys.modules['ray'] = None\n"  # as if the extra were not installed
+            f"from midas_graph.cluster import Cluster, ClusterError\n"
+            f"try:\n    Cluster({str(tmp_path / 'm')!r}, shards=2)\n"
+            f"except ClusterError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=str(ROOT))
+    assert "pip install 'midas-graph[cluster]'" in out.stdout
+    assert not (tmp_path / "m").exists() or not any((tmp_path / "m").glob("shard-*.db"))
+
+
+def _facts(mem, g: str) -> list[tuple]:
+    return [(f.subject, f.attribute, f.value, f.valid_from, f.valid_to, f.expired_at is None)
+            for f in mem.history(g, group_id=g)]
+
+
+def test_shard_actors_route_by_group_and_a_restart_reattaches(local_ray, tmp_path):
+    from midas_graph.cluster import Cluster
+
+    root = tmp_path / "mem"
+    cluster = Cluster(root, shards=2, preload=False)
+    mem = cluster.memory()
+    pids = {s["pid"] for s in cluster.shards}
+    for g in GROUPS:
+        mem.add_fact(g, "lives_in", "Berlin", valid_from="2024-01-01", group_id=g)
+        mem.add_fact(g, "lives_in", "Paris", valid_from="2024-06-01", group_id=g)
+    # the same types as Memory, the same answers
+    (now,) = mem.current("alice", group_id="alice")
+    assert now.value == "Paris" and now.supersedes and now.group_id == "alice"
+    assert [f.value for f in mem.as_of("bob", "lives_in", valid_at="2024-03-01", group_id="bob")] == ["Berlin"]
+    assert mem.stats() == {"Entity": 5, "Fact": 15, "Episode": 0}
+    # an id alone finds its shard; errors are the library's, with their fields
+    f = mem.current("carol", group_id="carol")[0]
+    assert mem.retract(f.id).expired_at is not None
+    assert [x.value for x in mem.current("carol", group_id="carol")] == ["Berlin"]  # re-opened
+    held = mem.stats()["Fact"]
+    with pytest.raises(NotFoundError):
+        mem.retract("no-such-fact")
+    with pytest.raises(InvalidInputError, match="^group_id"):
+        mem.as_of("x", group_id="")
+    # a bulk call over two shards checks every row before writing any
+    rows = [{"subject": g, "attribute": "team", "value": "red", "group_id": g} for g in GROUPS]
+    with pytest.raises(InvalidInputError, match=r"^rows\[3\]\.attribute"):
+        mem.add_facts(rows[:3] + [{**rows[3], "attribute": ""}] + rows[4:])
+    assert mem.stats()["Fact"] == held
+    assert [x.group_id for x in mem.add_facts(rows)] == GROUPS
+    assert mem.check() == []
+    before = {g: _facts(mem, g) for g in GROUPS}
+    cluster.close()
+
+    # each group is in its hashed shard's file, and only there
+    for i in range(2):
+        with Memory(root / f"shard-{i:04d}.db", engine=ENGINE) as m:
+            for g in GROUPS:
+                assert bool(m.stats(group_id=g)["Fact"]) == (shard_of(g, 2) == i)
+
+    # a restart: new actors (new processes) on the same files answer the same
+    again = Cluster(root, preload=False)
+    try:
+        assert not pids & {s["pid"] for s in again.shards}
+        assert {g: _facts(again.memory(), g) for g in GROUPS} == before
+    finally:
+        again.close()
+
+
+def test_a_shard_file_has_one_owner(local_ray, tmp_path):
+    from midas_graph import DatabaseLockedError
+    from midas_graph._shards import Layout
+    from midas_graph.cluster import Cluster
+
+    if ENGINE != "ladybug":
+        pytest.skip("the file lock across processes is LadybugDB's")
+    layout = Layout.open(tmp_path / "mem", 2, engine=ENGINE)
+    with Memory(layout.path(1), engine=ENGINE):  # this process holds shard 1
+        with pytest.raises(DatabaseLockedError):
+            Cluster(layout.root, preload=False)
+
+
+def _conversation_file(path: Path) -> Path:
+    """The bundled conversation told by three people (three groups), lines
+    interleaved and each group's in reverse: the backfill orders them."""
+    base = [json.loads(x) for x in (ROOT / "midas_graph/sample/conversation.jsonl").read_text().splitlines()]
+    told = []
+    for g, who in (("g-sam", "Sam"), ("g-ana", "Ana"), ("g-li", "Li")):
+        told.append([{"group_id": g, "speaker": who if t["speaker"] == "Sam" else t["speaker"],
+                      "time": t["reference_time"], "content": t["content"].replace("Sam", who)}
+                     for t in reversed(base)])
+    lines = [x for trio in zip(*told) for x in trio]
+    path.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return path
+
+
+@pytest.mark.slow
+def test_backfill_on_ray_equals_sequential_after_a_crash(local_ray, tmp_path, models):
+    from midas_graph.cluster import Cluster
+
+    turns = _backfill.read(_conversation_file(tmp_path / "episodes.jsonl"))
+    with Memory(tmp_path / "seq.db", engine=ENGINE) as mem:
+        report = _backfill.ingest(mem, turns, progress=False)
+        expected = _backfill.canonical(_io.export_rows(mem))
+        lives = [f.value for f in mem.current("Li", "lives_in", group_id="g-li")]
+    assert report["applied"] == len(turns) == 72 and report["facts"] > 20
+    assert lives and lives != ["Berlin"]  # the later move won: applied in time order
+    assert any(r[0] == "fact" and dict(r[2])["superseded_by"] for r in expected)
+
+    root = tmp_path / "sharded"
+    cluster = Cluster(root, shards=2)
+    with pytest.raises(_backfill.BackfillStopped, match="after 29 "):
+        _backfill.ingest_ray(cluster, turns, stop_after=29, batch=8, progress=False)
+    assert cluster.actors == []  # killed mid-run, files not closed
+    again = Cluster(root)  # new processes: recover the files, rebuild each group's last turns
+    try:
+        report = _backfill.ingest_ray(again, turns, prepass_workers=1, batch=8, progress=False)
+        assert (report["applied"], report["skipped"]) == (72 - 29, 29)
+        got = _backfill.canonical(again.memory().export_rows())
+        assert got == expected, "\n".join(_backfill.diff(expected, got))
+        assert again.memory().check() == []
+        # once more: everything is stored, nothing is applied twice
+        report = _backfill.ingest_ray(again, turns, batch=8, progress=False)
+        assert (report["applied"], report["skipped"]) == (0, 72)
+        assert _backfill.canonical(again.memory().export_rows()) == expected
+    finally:
+        again.close()
+
+
+def test_backfill_lines_are_checked_with_line_and_field(tmp_path):
+    good = {"group_id": "g", "speaker": "Ann", "time": "2024-01-01", "content": "I live in Oslo."}
+    cases = [
+        ("not json", r"^line 2: not JSON"),
+        (json.dumps([1]), r"^line 2: expected a JSON object"),
+        (json.dumps({**good, "colour": 1}), r"^line 2: colour: unknown field"),
+        (json.dumps({k: v for k, v in good.items() if k != "group_id"}), r"^line 2: group_id: is required"),
+        (json.dumps({k: v for k, v in good.items() if k != "time"}), r"^line 2: reference_time: is required"),
+        (json.dumps({**good, "time": "yesterday-ish"}), r"^line 2: time: "),
+        (json.dumps({**good, "content": "  "}), r"^line 2: content: must not be empty"),
+        (json.dumps({**good, "id": "x"}) + "\n" + json.dumps({**good, "id": "x"}), r"^line 3: id: 'x' is also"),
+    ]
+    for bad, message in cases:
+        path = tmp_path / "bad.jsonl"
+        path.write_text(json.dumps(good) + "\n" + bad + "\n")
+        with pytest.raises(InvalidInputError, match=message):
+            _backfill.read(path)
+    path.write_text(json.dumps(good) + "\n\n" + json.dumps({**good, "reference_time": "2024-02-01", "time": None}))
+    with pytest.raises(InvalidInputError, match="^line 3: time: give reference_time or time"):
+        _backfill.read(path)
+    # the same file gives the same ids; a line's own id is kept
+    path.write_text(json.dumps(good) + "\n" + json.dumps({**good, "id": "mine"}) + "\n")
+    a, b = _backfill.read(path), _backfill.read(path)
+    assert [t.item.episode_id for t in a] == [t.item.episode_id for t in b]
+    assert a[1].item.episode_id == "mine" and a[0].item.episode_id.startswith("bf-")
