@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from ._errors import MidasError, NotFoundError
 from ._shards import Layout
 
-__all__ = ["Cluster", "ClusterError", "ClusterMemory"]
+__all__ = ["Cluster", "ClusterError", "ClusterMemory", "start_local_ray"]
 
 #: Ray namespace of the shard actors (an actor's name also carries its layout's root).
 NAMESPACE = "midas_graph"
@@ -36,6 +36,11 @@ NAMESPACE = "midas_graph"
 
 class ClusterError(MidasError):
     """Ray is missing, or a shard actor could not start or died."""
+
+
+#: Ray resolves 127.0.0.1 to the machine's routable address unless its
+#: "cluster mode" is off; off, every Ray process listens on 127.0.0.1 only.
+_LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _ray() -> Any:
@@ -46,15 +51,38 @@ def _ray() -> Any:
     return ray
 
 
+def _loopback() -> Any:
+    """Ray with 127.0.0.1 left as it is (a Ray on this machine only)."""
+    os.environ.setdefault(_LOOPBACK_ENV, "0")
+    ray = _ray()
+    from ray._private import ray_constants  # read when ray was imported before the variable was set
+
+    ray_constants.ENABLE_RAY_CLUSTER = os.environ[_LOOPBACK_ENV] not in ("0", "false", "False")
+    return ray
+
+
+def start_local_ray(num_cpus: int | None = None, temp_dir: str | os.PathLike | None = None) -> Any:
+    """Start a one-machine Ray for this process: ``num_cpus`` (default the
+    cores), no dashboard, every process listening on 127.0.0.1 only, its
+    session files under ``temp_dir`` (keep it short: Ray's sockets live
+    there), worker output in its log files rather than on our stdout (an
+    MCP server's stdout is its protocol). What :class:`Cluster` does when
+    it starts one; tests and benchmarks call it to share one Ray."""
+    ray = _loopback()
+    ray.init(num_cpus=num_cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
+             _temp_dir=str(Path(temp_dir).resolve()) if temp_dir is not None else None,
+             namespace=NAMESPACE, log_to_driver=False)
+    return ray
+
+
 class Cluster:
     """Starts (``address=None``) or joins (``address="auto"`` or
     ``"host:port"``) a Ray cluster, and runs one actor per shard of the
     sharded memory at ``root`` (created with ``shards`` files when new).
 
-    Starting: a local Ray on ``127.0.0.1`` with ``num_cpus`` (default: the
-    cores), no dashboard, its session files under ``temp_dir`` (default Ray's
-    ``/tmp/ray``; keep it short: Ray's sockets live there). Joining: Ray's
-    own settings. Either way, a Ray already initialised in this process is
+    Starting: :func:`start_local_ray` (127.0.0.1 only, ``num_cpus``, no
+    dashboard, files under ``temp_dir``, default Ray's ``/tmp/ray``).
+    Joining: Ray's own settings. Either way, a Ray already initialised in this process is
     used as it is (and left running by :meth:`close`).
 
     Actors are named ``shard-<i>-<root hash>`` in the ``midas_graph``
@@ -84,10 +112,10 @@ class Cluster:
         self.detached = detached
         if not ray.is_initialized():
             if address is None:
-                ray.init(num_cpus=num_cpus, include_dashboard=False, _node_ip_address="127.0.0.1",
-                         _temp_dir=str(Path(temp_dir).resolve()) if temp_dir is not None else None,
-                         namespace=NAMESPACE, log_to_driver=False)
+                start_local_ray(num_cpus, temp_dir)
             else:
+                if address.split("://")[-1].startswith(("127.", "localhost")):
+                    _loopback()  # a Ray started by start_local_ray, joined on 127.0.0.1
                 ray.init(address=address, namespace=NAMESPACE, log_to_driver=False)
             self._owns_ray = True
         from ._shard_actor import ShardServer

@@ -10,6 +10,7 @@ sleeps: every wait is on a Ray future or a line the server prints.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -28,9 +29,10 @@ GROUPS = ["alice", "bob", "carol", "dave", "erin"]
 
 @pytest.fixture(scope="module")
 def local_ray(tmp_path_factory):
-    temp = tmp_path_factory.mktemp("ray")
-    ray.init(num_cpus=2, include_dashboard=False, _node_ip_address="127.0.0.1", _temp_dir=str(temp),
-             namespace="midas_graph", log_to_driver=False)
+    from midas_graph.cluster import start_local_ray
+
+    start_local_ray(num_cpus=2, temp_dir=tmp_path_factory.mktemp("ray"))
+    assert {n["NodeManagerAddress"] for n in ray.nodes()} == {"127.0.0.1"}
     yield
     ray.shutdown()
 
@@ -97,6 +99,13 @@ def test_shard_actors_route_by_group_and_a_restart_reattaches(local_ray, tmp_pat
             for g in GROUPS:
                 assert bool(m.stats(group_id=g)["Fact"]) == (shard_of(g, 2) == i)
 
+    # one owner per file: a shard another process holds is refused, not opened twice
+    if ENGINE == "ladybug":  # the lock across processes is LadybugDB's
+        from midas_graph import DatabaseLockedError
+
+        with Memory(root / "shard-0001.db", engine=ENGINE), pytest.raises(DatabaseLockedError):
+            Cluster(root, preload=False)
+
     # a restart: new actors (new processes) on the same files answer the same
     again = Cluster(root, preload=False)
     try:
@@ -104,19 +113,6 @@ def test_shard_actors_route_by_group_and_a_restart_reattaches(local_ray, tmp_pat
         assert {g: _facts(again.memory(), g) for g in GROUPS} == before
     finally:
         again.close()
-
-
-def test_a_shard_file_has_one_owner(local_ray, tmp_path):
-    from midas_graph import DatabaseLockedError
-    from midas_graph._shards import Layout
-    from midas_graph.cluster import Cluster
-
-    if ENGINE != "ladybug":
-        pytest.skip("the file lock across processes is LadybugDB's")
-    layout = Layout.open(tmp_path / "mem", 2, engine=ENGINE)
-    with Memory(layout.path(1), engine=ENGINE):  # this process holds shard 1
-        with pytest.raises(DatabaseLockedError):
-            Cluster(layout.root, preload=False)
 
 
 def _conversation_file(path: Path) -> Path:
@@ -191,3 +187,45 @@ def test_backfill_lines_are_checked_with_line_and_field(tmp_path):
     a, b = _backfill.read(path), _backfill.read(path)
     assert [t.item.episode_id for t in a] == [t.item.episode_id for t in b]
     assert a[1].item.episode_id == "mine" and a[0].item.episode_id.startswith("bf-")
+
+
+@pytest.mark.slow
+def test_serve_mcp_routes_each_tool_call_to_the_owning_shard(local_ray, tmp_path):
+    """``midas-graph serve-mcp --shards 2 --dir D`` over stdio, joining the
+    session's Ray: the same tools, each call answered by its group's shard."""
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    a, b = "team-a", next(g for g in (f"team-{i}" for i in range(99)) if shard_of(g, 2) != shard_of("team-a", 2))
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "midas_graph.cli", "serve-mcp", "--shards", "2", "--dir", str(tmp_path / "mem"),
+              "--address", ray.get_runtime_context().gcs_address, "--group", a],
+        env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE}, cwd=str(ROOT))  # as a user's shell: Ray's settings too
+    log = tmp_path / "server.log"
+    with log.open("w") as errlog, start_blocking_portal() as portal:
+        client = Client(stdio_client(params, errlog=errlog), read_timeout_seconds=180)
+        with portal.wrap_async_context_manager(client):
+            def call(tool, **args):
+                r = portal.call(client.call_tool, tool, args)
+                assert not r.is_error, f"{tool}: {r.content[0].text}\n{log.read_text()[-2000:]}"
+                return r.structured_content
+
+            call("add_triplet", source_node_name="Ann", edge_name="lives_in", target_node_name="Oslo",
+                 valid_at="2024-01-01", group_id=a)
+            moved = call("add_memory", name="m1", episode_body="I moved to Lisbon.", speaker="Ann",
+                         reference_time="2024-06-01")  # the server's group: a
+            assert [f["value"] for f in moved["superseded"]] == ["Oslo"]
+            fb = call("add_triplet", source_node_name="Ann", edge_name="lives_in", target_node_name="Rome",
+                      group_id=b)["fact"]
+            assert [f["value"] for f in call("as_of", subject="Ann", attribute="lives_in")["facts"]] == ["Lisbon"]
+            assert [f["value"] for f in call("as_of", subject="Ann", group_id=b)["facts"]] == ["Rome"]
+            assert call("get_entity_edge", uuid=fb["id"])["group_id"] == b  # an id alone: every shard asked
+            call("delete_entity_edge", uuid=fb["id"])
+            assert call("as_of", subject="Ann", group_id=b)["facts"] == []
+            status = call("get_status")
+            assert status["counts"]["Episode"] == 1 and status["path"] == str((tmp_path / "mem").resolve())
+            r = portal.call(client.call_tool, "as_of", {"subject": "Ann", "group_id": ""})
+            assert not r.is_error  # an empty group is the server's default, as with one file
+    assert all((tmp_path / "mem" / f"shard-{i:04d}.db").exists() for i in range(2))
