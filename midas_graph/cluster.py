@@ -96,13 +96,17 @@ class Cluster:
     ``preload``: each actor loads spaCy and the ONNX models when it starts
     (a first call would otherwise pay 10-20 s). ``model_threads``: onnxruntime
     threads per actor (default 1: parallelism comes from the shards).
+    ``pin``: shard -> Ray node id, for files on a node's own disk: that
+    shard's actor runs on that node only (the directory is then the same
+    path on every node, each holding its shards' files; docs/scaling-ray.md).
     ``clock`` (tests): each actor gets a copy.
     """
 
     def __init__(self, root: str | os.PathLike, shards: int | None = None, *, address: str | None = None,
                  num_cpus: int | None = None, temp_dir: str | os.PathLike | None = None,
                  engine: str | None = None, attributes: Mapping[str, str] | None = None, clock: Any = None,
-                 preload: bool = True, detached: bool = False, model_threads: int | None = 1) -> None:
+                 preload: bool = True, detached: bool = False, model_threads: int | None = 1,
+                 pin: Mapping[int, str] | None = None) -> None:
         ray = _ray()
         engine = engine or os.environ.get("MIDAS_GRAPH_ENGINE") or "ladybug"
         self.layout = Layout.open(Path(root).resolve(), shards, engine=engine)
@@ -132,6 +136,10 @@ class Cluster:
                                         runtime_env={"env_vars": env})
             if detached:
                 opts["lifetime"] = "detached"
+            if pin and i in pin:  # the node whose disk holds this shard's file
+                from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+                opts["scheduling_strategy"] = NodeAffinitySchedulingStrategy(pin[i], soft=False)
             self.actors.append(remote.options(**opts).remote(
                 str(self.layout.path(i)), i, engine=self.engine, attributes=attributes, clock=clock,
                 preload=preload))

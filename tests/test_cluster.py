@@ -106,8 +106,10 @@ def test_shard_actors_route_by_group_and_a_restart_reattaches(local_ray, tmp_pat
         with Memory(root / "shard-0001.db", engine=ENGINE), pytest.raises(DatabaseLockedError):
             Cluster(root, preload=False)
 
-    # a restart: new actors (new processes) on the same files answer the same
-    again = Cluster(root, preload=False)
+    # a restart: new actors (new processes) on the same files answer the same, here pinned
+    # to the node that holds the files (this one)
+    again = Cluster(root, preload=False, pin={0: ray.get_runtime_context().get_node_id(),
+                                              1: ray.get_runtime_context().get_node_id()})
     try:
         assert not pids & {s["pid"] for s in again.shards}
         assert {g: _facts(again.memory(), g) for g in GROUPS} == before
