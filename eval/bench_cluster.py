@@ -6,8 +6,10 @@
 Prints one JSON document.
 
 Data. The LoCoMo turns (../shared/data/locomo): the first ``--turns`` turns
-of each of ``--convs`` conversations, one group per conversation, written as
-the JSONL ``midas-graph ingest`` reads and read back through it.
+of each of ``--convs`` conversations, one group per session of a conversation
+(``--group-by conversation``: one per conversation; 10 groups hash unevenly
+over 2 shards), written as the JSONL ``midas-graph ingest`` reads and read
+back through it.
 
 Backfill. Each run ingests the same file four ways, each into fresh files:
 ``sequential`` (one Memory in this process, the baseline: what
@@ -101,19 +103,21 @@ def pct(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, max(0, round(q * (len(xs) - 1))))]
 
 
-def write_file(path: Path, convs: int, turns: int) -> dict:
+def write_file(path: Path, convs: int, turns: int, by: str) -> dict:
+    """The JSONL of the first ``turns`` turns of ``convs`` conversations; a
+    group per conversation, or per session of one (``by="session"``: more,
+    smaller tenants, which spread over the shards more evenly)."""
     from locomo import load
 
-    n = 0
-    groups = {}
+    groups: dict[str, int] = {}
     with path.open("w", encoding="utf-8") as fp:
         for c in load()[:convs]:
             for e in c.episodes[:turns]:
-                fp.write(json.dumps({"group_id": c.sample_id, "speaker": e["speaker"],
+                g = c.sample_id if by == "conversation" else f"{c.sample_id}-{e['name'].split(':')[0]}"
+                fp.write(json.dumps({"group_id": g, "speaker": e["speaker"],
                                      "time": e["reference_time"].isoformat(), "content": e["content"],
                                      "name": e["name"]}) + "\n")
-                n += 1
-                groups[c.sample_id] = groups.get(c.sample_id, 0) + 1
+                groups[g] = groups.get(g, 0) + 1
     return groups
 
 
@@ -185,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--turns", type=int, default=40, help="turns of each conversation")
     ap.add_argument("--convs", type=int, default=10)
+    ap.add_argument("--group-by", choices=("session", "conversation"), default="session")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--num-cpus", type=int, default=2)
     ap.add_argument("--mcp-seconds", type=float, default=30)
@@ -200,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
     from midas_graph.models import default_embedder, default_nli, load_spacy
 
     tmp = Path(tempfile.mkdtemp(prefix="mgc-"))
-    groups = write_file(tmp / "turns.jsonl", args.convs, args.turns)
+    groups = write_file(tmp / "turns.jsonl", args.convs, args.turns, args.group_by)
     turns = _backfill.read(tmp / "turns.jsonl")
     load_spacy(), default_embedder().load(), default_nli().load()  # the baseline's models, loaded before timing
     ray = start_local_ray(args.num_cpus, tmp / "ray")
@@ -243,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         by_shard[shard_of(g, 2)] = by_shard.get(shard_of(g, 2), 0) + c
     report = {
         "data": {"turns": n, "groups": len(groups), "turns_per_shard_of_2": [by_shard.get(i, 0) for i in range(2)],
-                 "source": "LoCoMo, first turns of each conversation"},
+                 "group_by": args.group_by, "source": "LoCoMo, first turns of each conversation"},
         "runs": args.runs, "num_cpus": args.num_cpus, "cpu_count": os.cpu_count(),
         "backfill": backfill,
         "equal_to_sequential": not mismatches, "mismatches": mismatches[:5],

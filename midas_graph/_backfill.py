@@ -175,8 +175,21 @@ class Applier:
         skipped = len(turns) - len(todo)
         if not prime and not todo:
             return {"applied": 0, "skipped": skipped, "facts": 0}
-        results = self.mem._episodes().run([t.item for t in prime + todo], False, vectors=vectors,
-                                           prime=len(prime))
+        from ._episodes import EpisodeError
+
+        try:
+            results = self.mem._episodes().run([t.item for t in prime + todo], False, vectors=vectors,
+                                               prime=len(prime))
+        except EpisodeError as exc:  # the ones before it are stored: a re-run goes on from it
+            t = todo[exc.index]
+            raise MidasError(f"line {t.key[1]}: group {t.group_id!r}, episode {t.item.episode_id!r}: "
+                             f"{exc.__cause__ or exc}") from None
+        except Exception as exc:
+            if len(todo) != 1:
+                raise
+            t = todo[0]
+            raise MidasError(f"line {t.key[1]}: group {t.group_id!r}, episode {t.item.episode_id!r}: "
+                             f"{type(exc).__name__}: {exc}") from None
         for t in prime + todo:
             if self._seen.get(t.group_id, ()) < t.key:
                 self._seen[t.group_id] = t.key
@@ -432,7 +445,9 @@ def ingest_ray(cluster: Any, turns: Sequence[Turn], *, prepass_workers: int | No
                 for ref in done:
                     s, n = inflight.pop(ref)
                     busy.discard(s)
-                    got = cluster.get(ref)
+                    status, got = cluster.get(ref)
+                    if status == "err":
+                        raise got
                     for k in counts:
                         counts[k] += got[k]
                     acked += n

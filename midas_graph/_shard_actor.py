@@ -108,9 +108,14 @@ class ShardServer:
                 return "err", InvalidInputError(f"{name}[{i}].{exc.field}", str(exc).split(": ", 1)[-1])
         return "ok", None
 
-    def apply(self, turns: Sequence[Any], vectors: Mapping[str, Any] | None = None) -> dict[str, int]:
+    def apply(self, turns: Sequence[Any], vectors: Mapping[str, Any] | None = None) -> tuple[str, Any]:
         """The backfill: store the turns not stored yet (``_backfill.Applier``)."""
-        return self.applier.apply(turns, vectors)
+        from ._errors import MidasError
+
+        try:
+            return "ok", self.applier.apply(turns, vectors)
+        except MidasError as exc:  # an episode that failed: those before it stay stored; a re-run resumes
+            return "err", exc
 
     def export(self) -> list[dict[str, Any]]:
         from . import _io

@@ -539,6 +539,8 @@ def ingest(
     nothing is applied twice (docs/scaling.md)."""
     from . import _backfill
 
+    if shards is not None and shard_dir is None:
+        raise typer.BadParameter("a sharded memory needs its directory: give --dir", param_hint="--shards")
     turns = _backfill.read(file)
     if on_ray:
         if shard_dir is None:

@@ -231,3 +231,14 @@ def test_serve_mcp_routes_each_tool_call_to_the_owning_shard(local_ray, tmp_path
             r = portal.call(client.call_tool, "as_of", {"subject": "Ann", "group_id": ""})
             assert not r.is_error  # an empty group is the server's default, as with one file
     assert all((tmp_path / "mem" / f"shard-{i:04d}.db").exists() for i in range(2))
+
+
+def test_cluster_memory_has_every_public_method_of_memory():
+    """A method added to Memory must be routed too (or this fails)."""
+    from midas_graph._shard_actor import CALLS
+    from midas_graph.cluster import ClusterMemory
+
+    public = {n for n in dir(Memory) if not n.startswith("_")}
+    assert public <= {n for n in dir(ClusterMemory) if not n.startswith("_")}
+    methods = {n for n in public if callable(getattr(Memory, n))} - {"close", "guard_reliance"}
+    assert methods <= CALLS
