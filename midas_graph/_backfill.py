@@ -467,7 +467,7 @@ def _crash(cluster: Any) -> None:
     """Kill every shard actor at once (no close: what a crash leaves), and
     wait until Ray reports each one dead."""
     ray = cluster._ray
-    actors, cluster.actors = cluster.actors, []
+    actors, cluster.actors, cluster._owned = cluster.actors, [], []
     for a in actors:
         ray.kill(a, no_restart=True)
     for a in actors:

@@ -87,7 +87,7 @@ class Cluster:
 
     Actors are named ``shard-<i>-<root hash>`` in the ``midas_graph``
     namespace and found again when they exist (another driver of the same
-    cluster started them). ``detached=False`` (default): they end with the
+    cluster started them: they are used, and left to that driver). ``detached=False`` (default): they end with the
     driver that started them, which lets go of the files; a restart starts
     new actors on the same files, which answer the same. ``detached=True``:
     they outlive it (a long-running cluster serving several drivers, the MCP
@@ -130,8 +130,15 @@ class Cluster:
             env["MIDAS_MODEL_THREADS"] = str(model_threads)
         remote = ray.remote(ShardServer)
         self.actors = []
+        self._owned: list[Any] = []  # the actors this driver started (the others, it found running)
         for i in range(self.layout.n):
-            opts: dict[str, Any] = dict(name=f"shard-{i}-{tag}", namespace=NAMESPACE, get_if_exists=True,
+            name = f"shard-{i}-{tag}"
+            try:  # another driver's actor on this file: use it, leave it to its owner
+                self.actors.append(ray.get_actor(name, namespace=NAMESPACE))
+                continue
+            except ValueError:
+                pass
+            opts: dict[str, Any] = dict(name=name, namespace=NAMESPACE, get_if_exists=True,
                                         num_cpus=0, max_concurrency=1, max_restarts=0,
                                         runtime_env={"env_vars": env})
             if detached:
@@ -143,6 +150,7 @@ class Cluster:
             self.actors.append(remote.options(**opts).remote(
                 str(self.layout.path(i)), i, engine=self.engine, attributes=attributes, clock=clock,
                 preload=preload))
+            self._owned.append(self.actors[-1])
         try:  # wait until every actor has opened its file (and loaded its models)
             answers = ray.get([a.ready.remote() for a in self.actors])
         except Exception as exc:
@@ -174,11 +182,13 @@ class Cluster:
             raise ClusterError(f"a shard actor died: {_cause(exc)}") from None
 
     def close(self, *, kill: bool | None = None) -> None:
-        """Let go of the shards: each actor closes its file (checkpointed),
-        then ends, unless it is detached (``kill=True`` ends those too). Shuts
-        down the Ray this cluster started."""
+        """Let go of the shards: each actor this cluster started closes its
+        file (checkpointed), then ends, unless it is detached (``kill=True``
+        ends those too). Actors it found running (another driver's) are left
+        as they are. Shuts down the Ray this cluster started."""
         ray = self._ray
-        actors, self.actors = getattr(self, "actors", []), []
+        self.actors = []
+        actors, self._owned = getattr(self, "_owned", []), []
         try:
             ray.get([a.close.remote() for a in actors], timeout=120)
         except Exception:  # noqa: BLE001 - a dead actor has let go of its file already

@@ -9,6 +9,7 @@ sleeps: every wait is on a Ray future or a line the server prints.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -117,18 +118,47 @@ def test_shard_actors_route_by_group_and_a_restart_reattaches(local_ray, tmp_pat
         again.close()
 
 
+#: Three people, three groups: u-sam and u-li hash to shard 0 of 2, u-ana to shard 1.
+GROUPS_OF_THREE = (("u-sam", "Sam"), ("u-ana", "Ana"), ("u-li", "Li"))
+
+
 def _conversation_file(path: Path) -> Path:
     """The bundled conversation told by three people (three groups), lines
     interleaved and each group's in reverse: the backfill orders them."""
     base = [json.loads(x) for x in (ROOT / "midas_graph/sample/conversation.jsonl").read_text().splitlines()]
     told = []
-    for g, who in (("g-sam", "Sam"), ("g-ana", "Ana"), ("g-li", "Li")):
+    for g, who in GROUPS_OF_THREE:
         told.append([{"group_id": g, "speaker": who if t["speaker"] == "Sam" else t["speaker"],
                       "time": t["reference_time"], "content": t["content"].replace("Sam", who)}
                      for t in reversed(base)])
     lines = [x for trio in zip(*told) for x in trio]
     path.write_text("".join(json.dumps(x) + "\n" for x in lines))
     return path
+
+
+@contextlib.contextmanager
+def _mcp(root: Path, tmp_path: Path, default_group: str):
+    """``midas-graph serve-mcp --dir ROOT`` over stdio, joining the session's
+    Ray: it finds the shard actors already running on ROOT (by name) and
+    uses them. Yields ``call(tool, **args) -> (is_error, payload)``."""
+    from anyio.from_thread import start_blocking_portal
+    from mcp import Client, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "midas_graph.cli", "serve-mcp", "--dir", str(root), "--address",
+              ray.get_runtime_context().gcs_address, "--group", default_group],
+        env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE}, cwd=str(ROOT))  # as a user's shell: Ray's settings too
+    log = tmp_path / "server.log"
+    with log.open("w") as errlog, start_blocking_portal() as portal:
+        client = Client(stdio_client(params, errlog=errlog), read_timeout_seconds=180)
+        with portal.wrap_async_context_manager(client):
+            def call(tool, **args):
+                r = portal.call(client.call_tool, tool, args)
+                return (True, r.content[0].text) if r.is_error else (False, r.structured_content)
+
+            yield call
 
 
 @pytest.mark.slow
@@ -139,11 +169,12 @@ def test_backfill_on_ray_equals_sequential_after_a_crash(local_ray, tmp_path, mo
     with Memory(tmp_path / "seq.db", engine=ENGINE) as mem:
         report = _backfill.ingest(mem, turns, progress=False)
         expected = _backfill.canonical(_io.export_rows(mem))
-        lives = [f.value for f in mem.current("Li", "lives_in", group_id="g-li")]
+        lives = [f.value for f in mem.current("Li", "lives_in", group_id="u-li")]
     assert report["applied"] == len(turns) == 72 and report["facts"] > 20
     assert lives and lives != ["Berlin"]  # the later move won: applied in time order
     assert any(r[0] == "fact" and dict(r[2])["superseded_by"] for r in expected)
 
+    assert {shard_of(g, 2) for g, _ in GROUPS_OF_THREE} == {0, 1}
     root = tmp_path / "sharded"
     cluster = Cluster(root, shards=2)
     with pytest.raises(_backfill.BackfillStopped, match="after 29 "):
@@ -160,8 +191,38 @@ def test_backfill_on_ray_equals_sequential_after_a_crash(local_ray, tmp_path, mo
         report = _backfill.ingest_ray(again, turns, batch=8, progress=False)
         assert (report["applied"], report["skipped"]) == (0, 72)
         assert _backfill.canonical(again.memory().export_rows()) == expected
+        _serve_the_backfilled_shards(again, tmp_path)
     finally:
         again.close()
+
+
+def _serve_the_backfilled_shards(cluster, tmp_path: Path) -> None:
+    """MCP over the shards: the server joins the running actors (another
+    driver's), answers from the backfilled files, routes each call to its
+    group's shard, and leaves the actors running when it exits."""
+    mem = cluster.memory()
+    with _mcp(cluster.layout.root, tmp_path, "u-sam") as call:
+        def ok(tool, **args):
+            err, out = call(tool, **args)
+            assert not err, f"{tool}: {out}\n{(tmp_path / 'server.log').read_text()[-2000:]}"
+            return out
+
+        for g, who in GROUPS_OF_THREE:  # what the backfill stored, as the owning shard answers it directly
+            direct = [f.to_dict() for f in mem.history(who, group_id=g)]
+            assert direct and ok("history", subject=who, group_id=g)["facts"] == direct
+        assert ok("get_status")["counts"] == mem.stats()
+        fact = ok("add_triplet", source_node_name="Ana", edge_name="lives_in", target_node_name="Rome",
+                  group_id="u-ana")["fact"]  # on shard 1
+        assert ok("get_entity_edge", uuid=fact["id"])["group_id"] == "u-ana"  # an id alone: every shard asked
+        assert [f.value for f in mem.current("Ana", "lives_in", group_id="u-ana")] == ["Rome"]
+        moved = ok("add_memory", name="m", episode_body="I moved to Oslo.", speaker="Sam",
+                   reference_time="2030-01-01")  # the server's default group: u-sam, shard 0
+        assert [f["value"] for f in moved["facts"]] == ["Oslo"] and moved["superseded"]
+        ok("delete_entity_edge", uuid=fact["id"])
+        assert "Rome" not in [f.value for f in mem.current("Ana", "lives_in", group_id="u-ana")]
+        err, out = call("as_of", subject="Sam", group_id="no-such-group-anywhere")
+        assert not err and out["facts"] == []
+    assert mem.check() == []  # the server is gone; the actors (this driver's) still serve
 
 
 def test_backfill_lines_are_checked_with_line_and_field(tmp_path):
@@ -189,48 +250,6 @@ def test_backfill_lines_are_checked_with_line_and_field(tmp_path):
     a, b = _backfill.read(path), _backfill.read(path)
     assert [t.item.episode_id for t in a] == [t.item.episode_id for t in b]
     assert a[1].item.episode_id == "mine" and a[0].item.episode_id.startswith("bf-")
-
-
-@pytest.mark.slow
-def test_serve_mcp_routes_each_tool_call_to_the_owning_shard(local_ray, tmp_path):
-    """``midas-graph serve-mcp --shards 2 --dir D`` over stdio, joining the
-    session's Ray: the same tools, each call answered by its group's shard."""
-    from anyio.from_thread import start_blocking_portal
-    from mcp import Client, StdioServerParameters
-    from mcp.client.stdio import stdio_client
-
-    a, b = "team-a", next(g for g in (f"team-{i}" for i in range(99)) if shard_of(g, 2) != shard_of("team-a", 2))
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "midas_graph.cli", "serve-mcp", "--shards", "2", "--dir", str(tmp_path / "mem"),
-              "--address", ray.get_runtime_context().gcs_address, "--group", a],
-        env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE}, cwd=str(ROOT))  # as a user's shell: Ray's settings too
-    log = tmp_path / "server.log"
-    with log.open("w") as errlog, start_blocking_portal() as portal:
-        client = Client(stdio_client(params, errlog=errlog), read_timeout_seconds=180)
-        with portal.wrap_async_context_manager(client):
-            def call(tool, **args):
-                r = portal.call(client.call_tool, tool, args)
-                assert not r.is_error, f"{tool}: {r.content[0].text}\n{log.read_text()[-2000:]}"
-                return r.structured_content
-
-            call("add_triplet", source_node_name="Ann", edge_name="lives_in", target_node_name="Oslo",
-                 valid_at="2024-01-01", group_id=a)
-            moved = call("add_memory", name="m1", episode_body="I moved to Lisbon.", speaker="Ann",
-                         reference_time="2024-06-01")  # the server's group: a
-            assert [f["value"] for f in moved["superseded"]] == ["Oslo"]
-            fb = call("add_triplet", source_node_name="Ann", edge_name="lives_in", target_node_name="Rome",
-                      group_id=b)["fact"]
-            assert [f["value"] for f in call("as_of", subject="Ann", attribute="lives_in")["facts"]] == ["Lisbon"]
-            assert [f["value"] for f in call("as_of", subject="Ann", group_id=b)["facts"]] == ["Rome"]
-            assert call("get_entity_edge", uuid=fb["id"])["group_id"] == b  # an id alone: every shard asked
-            call("delete_entity_edge", uuid=fb["id"])
-            assert call("as_of", subject="Ann", group_id=b)["facts"] == []
-            status = call("get_status")
-            assert status["counts"]["Episode"] == 1 and status["path"] == str((tmp_path / "mem").resolve())
-            r = portal.call(client.call_tool, "as_of", {"subject": "Ann", "group_id": ""})
-            assert not r.is_error  # an empty group is the server's default, as with one file
-    assert all((tmp_path / "mem" / f"shard-{i:04d}.db").exists() for i in range(2))
 
 
 def test_cluster_memory_has_every_public_method_of_memory():
