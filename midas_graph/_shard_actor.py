@@ -1,7 +1,8 @@
 """The process that owns one shard file on a Ray cluster (``midas_graph.cluster``).
 
 A plain class: ``midas_graph.cluster`` wraps it with ``ray.remote``, so this
-module imports no Ray. It opens ``Memory(path)`` once, loads the models once
+module imports no Ray. Ray runs its calls on a few threads at once
+(``Cluster(concurrency=)``), as the MCP server runs its tools on one Memory. It opens ``Memory(path)`` once, loads the models once
 (``preload``), and answers every call of its shard: the public ``Memory``
 methods by name (:data:`CALLS`), the backfill's :meth:`apply`, an export.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from typing import Any, Mapping, Sequence
 
 #: The ``Memory`` methods a shard answers (every public one that reads or
@@ -51,6 +53,7 @@ class ShardServer:
             default_embedder().load()
             default_nli().load()
         self.applier = Applier(self.mem)
+        self._applying = threading.Lock()  # one backfill batch at a time (calls run on threads)
 
     def ready(self) -> tuple[str, Any]:
         """Who owns the file, or why it could not be opened: what ``Cluster``
@@ -113,7 +116,8 @@ class ShardServer:
         from ._errors import MidasError
 
         try:
-            return "ok", self.applier.apply(turns, vectors)
+            with self._applying:
+                return "ok", self.applier.apply(turns, vectors)
         except MidasError as exc:  # an episode that failed: those before it stay stored; a re-run resumes
             return "err", exc
 

@@ -93,6 +93,9 @@ class Cluster:
     they outlive it (a long-running cluster serving several drivers, the MCP
     server and a backfill, say); :meth:`close` with ``kill=True`` ends them.
 
+    ``concurrency``: calls an actor runs at once, on threads (as the
+    one-file MCP server runs its tools): a read need not wait for a write's
+    parsing and embedding; the store serialises what must be.
     ``preload``: each actor loads spaCy and the ONNX models when it starts
     (a first call would otherwise pay 10-20 s). ``model_threads``: onnxruntime
     threads per actor (default 1: parallelism comes from the shards).
@@ -106,7 +109,7 @@ class Cluster:
                  num_cpus: int | None = None, temp_dir: str | os.PathLike | None = None,
                  engine: str | None = None, attributes: Mapping[str, str] | None = None, clock: Any = None,
                  preload: bool = True, detached: bool = False, model_threads: int | None = 1,
-                 pin: Mapping[int, str] | None = None) -> None:
+                 pin: Mapping[int, str] | None = None, concurrency: int = 8) -> None:
         ray = _ray()
         engine = engine or os.environ.get("MIDAS_GRAPH_ENGINE") or "ladybug"
         self.layout = Layout.open(Path(root).resolve(), shards, engine=engine)
@@ -139,7 +142,7 @@ class Cluster:
             except ValueError:
                 pass
             opts: dict[str, Any] = dict(name=name, namespace=NAMESPACE, get_if_exists=True,
-                                        num_cpus=0, max_concurrency=1, max_restarts=0,
+                                        num_cpus=0, max_concurrency=concurrency, max_restarts=0,
                                         runtime_env={"env_vars": env})
             if detached:
                 opts["lifetime"] = "detached"
