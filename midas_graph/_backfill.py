@@ -155,7 +155,8 @@ class Applier:
 
     def apply(self, turns: Sequence[Turn], vectors: Mapping[str, Any] | None = None) -> dict[str, int]:
         """Store the turns not stored yet, each group's in order. Returns
-        counts: ``applied``, ``skipped`` (stored by an earlier run), ``facts``."""
+        counts: ``applied``, ``skipped`` (stored by an earlier run), ``facts``,
+        ``primed`` (stored ones parsed again to rebuild their group's last turns)."""
         stored = self._stored(turns)
         prime: list[Turn] = []
         todo: list[Turn] = []
@@ -174,7 +175,7 @@ class Applier:
                 todo.append(t)
         skipped = len(turns) - len(todo)
         if not prime and not todo:
-            return {"applied": 0, "skipped": skipped, "facts": 0}
+            return {"applied": 0, "skipped": skipped, "facts": 0, "primed": 0}
         from ._episodes import EpisodeError
 
         try:
@@ -193,17 +194,31 @@ class Applier:
         for t in prime + todo:
             if self._seen.get(t.group_id, ()) < t.key:
                 self._seen[t.group_id] = t.key
-        return {"applied": len(results), "skipped": skipped, "facts": sum(len(r.facts) for r in results)}
+        return {"applied": len(results), "skipped": skipped, "facts": sum(len(r.facts) for r in results),
+                "primed": len(prime)}
 
     def _stored(self, turns: Sequence[Turn]) -> set[str]:
+        return self.stored_ids([(t.group_id, t.item.episode_id) for t in turns])
+
+    def stored_ids(self, pairs: Sequence[tuple[str, str]]) -> set[str]:
+        """The episode ids of these (group, id) pairs the file holds."""
         by_group: dict[str, list[str]] = {}
-        for t in turns:
-            by_group.setdefault(t.group_id, []).append(t.item.episode_id)
+        for g, i in pairs:
+            by_group.setdefault(g, []).append(i)
         out: set[str] = set()
         for g, ids in by_group.items():
             for s in range(0, len(ids), 1000):
                 out.update(e.id for e in self.mem._store.episodes_by_id(ids[s:s + 1000], g))
         return out
+
+
+def _unfinished(run: list[Turn], stored: set[str]) -> tuple[list[Turn], int]:
+    """The turns of the groups an earlier run did not finish, and how many
+    turns the finished groups have: a finished group needs nothing, not even
+    its last turns parsed again."""
+    left = {t.group_id for t in run if t.item.episode_id not in stored}
+    rest = [t for t in run if t.group_id in left]
+    return rest, len(run) - len(rest)
 
 
 def _bar(total: int, progress: bool | None):
@@ -220,11 +235,13 @@ def ingest(mem: Any, turns: Sequence[Turn], *, batch: int = BATCH, progress: boo
     ``stop_after``: stop once that many episodes were applied (and raise
     :class:`BackfillStopped`): a crash in the middle, for tests."""
     mem._writable()
-    run = ordered(turns)
-    applier = Applier(mem)
-    counts = {"applied": 0, "skipped": 0, "facts": 0}
-    bar = _bar(len(run), progress)
     t0 = time.perf_counter()
+    applier = Applier(mem)
+    run, finished = _unfinished(ordered(turns), applier._stored(turns))
+    counts = {"applied": 0, "skipped": finished, "facts": 0, "primed": 0}
+    bar = _bar(len(turns), progress)
+    if bar is not None:
+        bar.update(finished)
     try:
         for s in range(0, len(run), batch):
             chunk = run[s:s + batch]
@@ -240,7 +257,7 @@ def ingest(mem: Any, turns: Sequence[Turn], *, batch: int = BATCH, progress: boo
     finally:
         if bar is not None:
             bar.close()
-    return {"episodes": len(run), **counts, "groups": len({t.group_id for t in run}),
+    return {"episodes": len(turns), **counts, "groups": len({t.group_id for t in turns}),
             "seconds": round(time.perf_counter() - t0, 3)}
 
 
@@ -258,7 +275,7 @@ def ingest_shards(root: Any, shards: int | None, turns: Sequence[Turn], *, engin
     parts: dict[int, list[Turn]] = {}
     for t in turns:
         parts.setdefault(layout.shard_for(t.group_id), []).append(t)
-    total = {"episodes": 0, "applied": 0, "skipped": 0, "facts": 0, "groups": 0, "seconds": 0.0}
+    total = {"episodes": 0, "applied": 0, "skipped": 0, "facts": 0, "primed": 0, "groups": 0, "seconds": 0.0}
     stop = kwargs.pop("stop_after", None)
     for i in sorted(parts):
         with Memory(layout.path(i), engine=layout.engine or engine) as mem:
@@ -405,11 +422,19 @@ def ingest_ray(cluster: Any, turns: Sequence[Turn], *, prepass_workers: int | No
     from ._episodes import Ingest
 
     ray = cluster._ray
-    run = ordered(turns)
-    counts = {"applied": 0, "skipped": 0, "facts": 0}
-    acked = dispatched = 0
-    bar = _bar(len(run), progress)
     t0 = time.perf_counter()
+    by_shard: dict[int, list[tuple[str, str]]] = {}
+    for t in turns:
+        by_shard.setdefault(cluster.layout.shard_for(t.group_id), []).append((t.group_id, t.item.episode_id))
+    stored: set[str] = set()
+    for found in cluster.get([cluster.actors[s].stored_ids.remote(p) for s, p in by_shard.items()]):
+        stored |= found
+    run, finished = _unfinished(ordered(turns), stored)
+    counts = {"applied": 0, "skipped": finished, "facts": 0, "primed": 0}
+    acked = dispatched = 0
+    bar = _bar(len(turns), progress)
+    if bar is not None:
+        bar.update(finished)
     prepass_s = 0.0
     try:
         for w in range(0, len(run), window):
@@ -459,7 +484,7 @@ def ingest_ray(cluster: Any, turns: Sequence[Turn], *, prepass_workers: int | No
     finally:
         if bar is not None:
             bar.close()
-    return {"episodes": len(run), **counts, "groups": len({t.group_id for t in run}), "shards": cluster.layout.n,
+    return {"episodes": len(turns), **counts, "groups": len({t.group_id for t in turns}), "shards": cluster.layout.n,
             "seconds": round(time.perf_counter() - t0, 3), "prepass_seconds": round(prepass_s, 3)}
 
 

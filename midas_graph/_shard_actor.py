@@ -121,6 +121,10 @@ class ShardServer:
         except MidasError as exc:  # an episode that failed: those before it stay stored; a re-run resumes
             return "err", exc
 
+    def stored_ids(self, pairs: Sequence[tuple[str, str]]) -> set[str]:
+        """Which of these (group, episode id) the file holds (a backfill's resume)."""
+        return self.applier.stored_ids(pairs)
+
     def export(self) -> list[dict[str, Any]]:
         from . import _io
 
