@@ -118,12 +118,16 @@ class Cluster:
         self._owns_ray = False
         self.detached = detached
         if not ray.is_initialized():
-            if address is None:
-                start_local_ray(num_cpus, temp_dir)
-            else:
-                if address.split("://")[-1].startswith(("127.", "localhost")):
-                    _loopback()  # a Ray started by start_local_ray, joined on 127.0.0.1
-                ray.init(address=address, namespace=NAMESPACE, log_to_driver=False)
+            try:
+                if address is None:
+                    start_local_ray(num_cpus, temp_dir)
+                else:
+                    if address.split("://")[-1].startswith(("127.", "localhost")):
+                        _loopback()  # a Ray started by start_local_ray, joined on 127.0.0.1
+                    ray.init(address=address, namespace=NAMESPACE, log_to_driver=False)
+            except Exception as exc:  # ConnectionError, ValueError, RuntimeError: Ray's own
+                what = "start a local Ray" if address is None else f"join the Ray cluster at {address!r}"
+                raise ClusterError(f"cannot {what}: {_cause(exc)}") from None
             self._owns_ray = True
         from ._shard_actor import ShardServer
 
