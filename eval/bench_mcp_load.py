@@ -76,7 +76,9 @@ def percentile(xs: list[float], q: float) -> float:
 class ServerProcess:
     """``midas-graph serve-mcp --http`` as a child process (stopped by its own pid)."""
 
-    def __init__(self, db: str, port: int, log: Path, engine: str | None) -> None:
+    def __init__(self, db: str, port: int, log: Path, engine: str | None, where: list[str] | None = None) -> None:
+        """``where``: the memory's arguments (default ``--db DB``; a sharded
+        server: ``--dir D --shards N``)."""
         import threading
 
         self.url = f"http://127.0.0.1:{port}/mcp"
@@ -86,7 +88,7 @@ class ServerProcess:
         self._log = log.open("a")
         self._t0 = time.monotonic()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "midas_graph.cli", "serve-mcp", "--db", db, "--http", str(port)],
+            [sys.executable, "-m", "midas_graph.cli", "serve-mcp", *(where or ["--db", db]), "--http", str(port)],
             cwd=str(ROOT), env=env, stdin=subprocess.DEVNULL, stdout=self._log, stderr=subprocess.PIPE,
         )
         self._ready = threading.Event()
@@ -156,8 +158,11 @@ async def _call(c, tool: str, args: dict, rec: dict) -> dict | None:
 
 
 async def _worker(url: str, client: int, deadline: float, write_share: float, rec: dict, seed: int,
-                  min_calls: int = 0) -> None:
+                  min_calls: int = 0, group: str | None = None) -> None:
+    """``group``: this client's group (default: the server's)."""
     from mcp import Client
+
+    scope = {"group_id": group} if group else {}
 
     rng = random.Random(seed * 1000 + client)
     known = ["user", "Maria"]
@@ -176,12 +181,12 @@ async def _worker(url: str, client: int, deadline: float, write_share: float, re
                 city = CITIES[n % len(CITIES)]
                 out = await _call(c, "add_memory", {
                     "name": f"probe-{client}-{n}", "episode_body": f"{name} lives in {city}.",
-                    "source_description": "bench_mcp_load",
+                    "source_description": "bench_mcp_load", **scope,
                 }, rec)
                 if out is not None:
                     facts = [f for f in out["facts"] if f["attribute"] == "lives_in"]
                     rec["writes"].append({
-                        "name": name, "city": city, "episode_id": out["episode"]["id"],
+                        "name": name, "city": city, "group": group, "episode_id": out["episode"]["id"],
                         "fact_id": facts[0]["id"] if facts else None,
                         "valid_from": facts[0]["valid_from"] if facts else None,
                     })
@@ -192,41 +197,45 @@ async def _worker(url: str, client: int, deadline: float, write_share: float, re
                 tool = READS[rng.randrange(len(READS))]
                 who = rng.choice(known)
                 if tool == "search_memory_facts":
-                    await _call(c, tool, {"query": f"Where does {who} live?", "max_facts": 5}, rec)
+                    await _call(c, tool, {"query": f"Where does {who} live?", "max_facts": 5,
+                                          **({"group_ids": [group]} if group else {})}, rec)
                 elif tool == "get_context":
-                    await _call(c, tool, {"query": f"Where does {who} live?", "budget_tokens": 256}, rec)
+                    await _call(c, tool, {"query": f"Where does {who} live?", "budget_tokens": 256, **scope}, rec)
                 else:
-                    await _call(c, tool, {"subject": who}, rec)
+                    await _call(c, tool, {"subject": who, **scope}, rec)
 
 
 async def _load(url: str, clients: int, seconds: float, write_share: float, seed: int,
-                min_calls: int = 0) -> tuple[list[dict], float]:
+                min_calls: int = 0, groups: list[str] | None = None) -> tuple[list[dict], float]:
     recs = [{"latency": {}, "errors": [], "writes": []} for _ in range(clients)]
     t0 = time.monotonic()
     deadline = t0 + seconds
     async with anyio.create_task_group() as tg:
         for i in range(clients):
-            tg.start_soon(_worker, url, i, deadline, write_share, recs[i], seed, min_calls)
+            tg.start_soon(_worker, url, i, deadline, write_share, recs[i], seed, min_calls,
+                          groups[i % len(groups)] if groups else None)
     return recs, time.monotonic() - t0
 
 
-async def _seed(url: str) -> None:
+async def _seed(url: str, groups: list[str] | None = None) -> None:
     from mcp import Client
 
     async with Client(url) as c:
-        for i, text in enumerate(SEED):
-            r = await c.call_tool("add_memory", {"name": f"seed-{i}", "episode_body": text})
-            if r.is_error:
-                raise RuntimeError(r.content[0].text)
+        for g in groups or [None]:
+            for i, text in enumerate(SEED):
+                r = await c.call_tool("add_memory", {"name": f"seed-{i}", "episode_body": text,
+                                                     **({"group_id": g} if g else {})})
+                if r.is_error:
+                    raise RuntimeError(r.content[0].text)
 
 
-async def _verify(url: str, writes: list[dict], workers: int = 8) -> dict:
+async def _verify(url: str, writes: list[dict], workers: int = 8, groups: list[str] | None = None) -> dict:
     """Every acknowledged write: its episode listed, its fact found by id and by as_of."""
     from mcp import Client
 
     lost: list[str] = []
     async with Client(url) as c:
-        r = await c.call_tool("get_episodes", {"max_episodes": 100_000})
+        r = await c.call_tool("get_episodes", {"max_episodes": 100_000, **({"group_ids": groups} if groups else {})})
         if r.is_error:
             raise RuntimeError(r.content[0].text)
         listed = {e["id"] for e in r.structured_content["episodes"]}
@@ -244,7 +253,8 @@ async def _verify(url: str, writes: list[dict], workers: int = 8) -> dict:
                                 f"{r.content[0].text[:120] if r.is_error else r.structured_content['value']}")
                     continue
                 r = await c.call_tool("as_of", {"subject": w["name"], "attribute": "lives_in",
-                                                "valid_at": w["valid_from"]})
+                                                "valid_at": w["valid_from"],
+                                                **({"group_id": w["group"]} if w.get("group") else {})})
                 ids = [] if r.is_error else [f["id"] for f in r.structured_content["facts"]]
                 if w["fact_id"] not in ids:
                     lost.append(f"fact {w['fact_id']} ({w['name']}): not in as_of at {w['valid_from']}")
@@ -257,27 +267,31 @@ async def _verify(url: str, writes: list[dict], workers: int = 8) -> dict:
 
 
 def run(seconds: float = 60, clients: int = 8, db: str | None = None, *, write_share: float = 0.3,
-        engine: str | None = None, seed: int = 0, port: int | None = None, min_calls: int = 0) -> dict:
+        engine: str | None = None, seed: int = 0, port: int | None = None, min_calls: int = 0,
+        shards: int | None = None, groups: list[str] | None = None) -> dict:
     """``min_calls``: each client goes on past ``seconds`` until it has made
     that many calls of each tool (the test uses it: its assertions must not
-    depend on how fast the machine is)."""
+    depend on how fast the machine is). ``shards``: serve a sharded memory
+    of that many files in the directory ``db`` (one Ray actor per file,
+    eval/bench_cluster.py); ``groups``: client i uses ``groups[i % len]``."""
     tmp = tempfile.mkdtemp(prefix="mcp_load_")
-    db = db or os.path.join(tmp, "load.db")
+    db = db or os.path.join(tmp, "load" if shards else "load.db")
+    where = ["--dir", db, "--shards", str(shards)] if shards else None
     log = Path(tmp) / "server.log"
     port = port or free_port()
-    server = ServerProcess(db, port, log, engine)
+    server = ServerProcess(db, port, log, engine, where)
     try:
         startup_s = server.wait_ready()
-        anyio.run(_seed, server.url)
-        recs, elapsed = anyio.run(_load, server.url, clients, seconds, write_share, seed, min_calls)
+        anyio.run(_seed, server.url, groups)
+        recs, elapsed = anyio.run(_load, server.url, clients, seconds, write_share, seed, min_calls, groups)
         writes = [w for r in recs for w in r["writes"]]
-        live = anyio.run(_verify, server.url, writes)
+        live = anyio.run(_verify, server.url, writes, 8, groups)
     finally:
         rc = server.stop()
-    restarted = ServerProcess(db, port, log, engine)
+    restarted = ServerProcess(db, port, log, engine, where)
     try:
         restarted.wait_ready()
-        durable = anyio.run(_verify, restarted.url, writes)
+        durable = anyio.run(_verify, restarted.url, writes, 8, groups)
     finally:
         rc2 = restarted.stop()
 
@@ -290,6 +304,7 @@ def run(seconds: float = 60, clients: int = 8, db: str | None = None, *, write_s
     lost = live["lost"] + [f"after restart: {x}" for x in durable["lost"]]
     report = {
         "clients": clients,
+        **({"shards": shards, "groups": groups} if shards else {}),
         "seconds": round(elapsed, 2),
         "write_share": write_share,
         "engine": engine or os.environ.get("MIDAS_GRAPH_ENGINE", "ladybug"),

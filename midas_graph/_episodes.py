@@ -147,7 +147,16 @@ class Ingest:
         self._people.pop(group_id, None)
         self._turns.forget(group_id)
 
-    def run(self, items: Sequence[EpisodeIn], progress: bool | None = None) -> list[EpisodeResult]:
+    def run(self, items: Sequence[EpisodeIn], progress: bool | None = None, *,
+            vectors: Mapping[str, np.ndarray] | None = None, prime: int = 0) -> list[EpisodeResult]:
+        """Ingest ``items`` in order. Two narrow hooks for a bulk backfill
+        (``_backfill``, docs/scaling.md): ``vectors`` holds embeddings computed
+        beforehand (text -> vector, as :meth:`_embed` keys them; only the
+        missing ones are computed here); the first ``prime`` items were stored
+        by an earlier run that stopped: they only rebuild what this process
+        keeps of their group's last turns (listener, people, the agent's
+        claims, the last question), as if it had ingested them, and are
+        neither embedded nor stored again."""
         from ._memory import _progress
 
         items = [self._with_listener(e) for e in items]
@@ -155,7 +164,10 @@ class Ingest:
         content: list[_importance.ContentSignals] = []
         extractions = self._extract(items, now, content)
         extractions = self._confirmations(items, extractions, now)
-        vectors = self._embed(items, extractions)
+        for i in range(prime):
+            self._turns.answers(items[i].group_id, items[i].speaker, content[i])
+        items, extractions, content = items[prime:], extractions[prime:], content[prime:]
+        vectors = self._embed(items, extractions, vectors)
         results: list[EpisodeResult] = []
         bar = _progress(len(items), progress, "episodes", threshold=200)
         try:
@@ -247,11 +259,11 @@ class Ingest:
         flush()
         return out
 
-    def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[tuple[Extraction, _people.People]]
-               ) -> dict[str, np.ndarray]:
+    def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[tuple[Extraction, _people.People]],
+               given: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
         """One batch for every text the episodes need a vector of: contents
         and their sentences (or passages), claim sentences, and names that
-        may be new entities."""
+        may be new entities; those in ``given`` are taken from it."""
         texts: dict[str, None] = {}
         for e, (ex, people) in zip(items, extractions):
             texts.update(dict.fromkeys(people.names()))
@@ -265,9 +277,19 @@ class Ingest:
                     texts[c.value] = None
             for m in ex.mentions:
                 texts[m.name] = None
-        keys = list(texts)
+        given = given or {}
+        keys = [t for t in texts if t not in given]
         vecs = self.mem._embedder().embed(keys) if keys else np.zeros((0, 384), np.float32)
-        return dict(zip(keys, vecs))
+        out = {t: given[t] for t in texts if t in given}
+        out.update(zip(keys, vecs))
+        return out
+
+    @staticmethod
+    def content_texts(speaker: str, content: str) -> list[str]:
+        """The texts of an episode whose vectors do not depend on its
+        extraction (its document, its sentences or passages, its speaker):
+        what a backfill's pre-pass may embed before the shard parses it."""
+        return [episode_document(speaker, content), *sentence_documents(speaker, content), speaker]
 
     # -- one episode, one transaction ------------------------------------------------
     def _one(self, item: EpisodeIn, extracted: tuple[Extraction, _people.People],

@@ -19,6 +19,9 @@ class InvalidInputError(MidasError, ValueError):
         self.field = field
         super().__init__(f"{field}: {message}")
 
+    def __reduce__(self):  # crosses processes whole (a shard actor's error, midas_graph.cluster)
+        return (type(self), (self.field, str(self)[len(self.field) + 2:]))
+
 
 class NotFoundError(MidasError, KeyError):
     """An id (fact, episode, entity) is unknown in this memory."""
@@ -55,6 +58,10 @@ class DamagedError(MidasError):
             f"{what} is damaged: {len(self.damage)} stored row(s) no longer match their digests: "
             f"{shown}{more}. Restore it from a backup or an export; `midas-graph check` lists them all"
         )
+        self._what = what
+
+    def __reduce__(self):
+        return (type(self), (self.damage, self._what))
 
 
 class HistoryCompactedError(MidasError):
@@ -66,8 +73,12 @@ class HistoryCompactedError(MidasError):
         self.group_id = group_id
         self.known_at = known_at
         self.horizon = horizon
+        self._message = message
         super().__init__(message or
             f"known_at: {known_at.isoformat()} is before the compaction horizon {horizon.isoformat()} of group "
             f"{group_id!r}: the versions the memory held only before it were dropped by compact(), so what it "
             f"knew then cannot be answered; ask at known_at >= {horizon.isoformat()}"
         )
+
+    def __reduce__(self):
+        return (type(self), (self.group_id, self.known_at, self.horizon, self._message))

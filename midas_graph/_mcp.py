@@ -169,7 +169,9 @@ def _context_item(item: Any) -> dict[str, Any]:
 
 def build_server(memory: Memory, *, group_id: str = "default", name: str = "midas-graph",
                  log_level: str = "WARNING", keys: dict[str, Grant] | None = None) -> MCPServer:
-    """An MCP server exposing ``memory``. ``group_id`` is the group a tool
+    """An MCP server exposing ``memory``: a :class:`Memory`, or anything with
+    its public methods (``midas_graph.cluster.ClusterMemory``, whose calls go
+    to the shard actor of their group). ``group_id`` is the group a tool
     uses when the call names none. ``keys`` (from :func:`~midas_graph._access.load_keys`):
     over HTTP, every request needs one of these bearer tokens, and each tool
     keeps to the groups its token grants (its default group replaces
@@ -605,9 +607,15 @@ def _brief(x: Fact | Episode) -> dict[str, Any]:
 
 def serve(path: str | None, *, http_port: int | None = None, engine: str | None = None,
           group_id: str = "default", host: str = "127.0.0.1", log_level: str = "WARNING",
-          keys: str | None = None) -> None:
+          keys: str | None = None, shards: int | None = None, shard_dir: str | None = None,
+          address: str | None = None, num_cpus: int | None = None) -> None:
     """Open the memory at ``path`` and serve it: over stdio, or over
     streamable HTTP at ``http://host:http_port/mcp`` when ``http_port`` is given.
+
+    ``shard_dir``: serve the sharded memory there instead (``shards`` files
+    when new), one Ray actor per shard (``midas_graph.cluster``: a local Ray
+    with ``num_cpus``, or the cluster at ``address``); each tool call goes
+    to the actor of its group.
 
     ``keys``: a keys file (``_access``); HTTP then requires its bearer
     tokens. Without one, HTTP serves a loopback ``host`` only (anyone who can
@@ -620,17 +628,26 @@ def serve(path: str | None, *, http_port: int | None = None, engine: str | None 
     if http_port is not None and grants is None and not is_loopback(host):
         raise InvalidInputError("host", f"{host!r} is not a loopback address: serving beyond this machine "
                                         f"needs bearer tokens (--keys FILE; docs/mcp.md)")
-    mem = Memory(path, engine=engine)
+    if shard_dir is not None:
+        from .cluster import Cluster
+
+        mem: Any = Cluster(shard_dir, shards, address=address, num_cpus=num_cpus, engine=engine).memory()
+        where = f"{mem.layout.n} shards in {shard_dir}"
+    elif shards is not None:
+        raise InvalidInputError("shards", "a sharded memory needs its directory (--dir)")
+    else:
+        mem = Memory(path, engine=engine)
+        where = f"db {path}"
     _on_terminate(mem, stdio=http_port is None)
     try:
         server = build_server(mem, group_id=group_id, log_level=log_level, keys=grants)
         if http_port is None:
-            _ready(f"MCP over stdio, db {path}")  # what a client writes to stdin now waits for us
+            _ready(f"MCP over stdio, {where}")  # what a client writes to stdin now waits for us
             server.run("stdio")
         else:
             import anyio
 
-            anyio.run(_serve_http, server, host, http_port, f"MCP over http://{host}:{http_port}/mcp, db {path}")
+            anyio.run(_serve_http, server, host, http_port, f"MCP over http://{host}:{http_port}/mcp, {where}")
     except KeyboardInterrupt:  # Ctrl-C / SIGINT: uvicorn has shut down cleanly; close and exit 0
         pass
     finally:

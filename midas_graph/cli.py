@@ -494,6 +494,14 @@ def serve_mcp(
     ),
     group: str = typer.Option("default", help="Group used when a tool call names none."),
     log_level: str = typer.Option("WARNING", help="Server log level (stderr)."),
+    shards: Optional[int] = typer.Option(
+        None, "--shards", min=1, help="Serve a sharded memory of N files (with --dir), one Ray actor per file.",
+    ),
+    shard_dir: Optional[str] = typer.Option(None, "--dir", help="The sharded memory's directory (needs Ray)."),
+    address: Optional[str] = typer.Option(
+        None, "--address", help="Join this Ray cluster ('auto': the local one) instead of starting one.",
+    ),
+    num_cpus: Optional[int] = typer.Option(None, "--num-cpus", min=1, help="CPUs of the Ray started here."),
 ) -> None:
     """Serve the memory to agents over MCP (stdio by default; Graphiti's tool names)."""
     from ._mcp import serve
@@ -502,9 +510,60 @@ def serve_mcp(
         raise typer.BadParameter(f"{log_level!r} is not a log level", param_hint="--log-level")
     if http is not None:
         auth = f", bearer tokens from {keys}" if keys else ""
-        err.print(f"midas-graph MCP server on http://{host}:{http}/mcp (db {db or settings.db}{auth})", highlight=False)
+        where = f"{shard_dir}, sharded" if shard_dir else f"db {db or settings.db}"
+        err.print(f"midas-graph MCP server on http://{host}:{http}/mcp ({where}{auth})", highlight=False)
     serve(db or settings.db, http_port=http, engine=settings.engine, group_id=group, log_level=log_level.upper(),
-          host=host, keys=keys)
+          host=host, keys=keys, shards=shards, shard_dir=shard_dir, address=address, num_cpus=num_cpus)
+
+
+@app.command("ingest")
+def ingest(
+    file: str = typer.Argument(..., help="JSONL, one episode a line: content, speaker, reference_time (or time), "
+                                         "group_id; optional id, source, name, provenance."),
+    on_ray: bool = typer.Option(False, "--ray", help="Apply on a Ray cluster, one actor per shard (needs --dir)."),
+    shard_dir: Optional[str] = typer.Option(
+        None, "--dir", help="Ingest into the sharded memory in this directory instead of --db.",
+    ),
+    shards: Optional[int] = typer.Option(None, "--shards", min=1, help="Shard files of a new --dir."),
+    address: Optional[str] = typer.Option(None, "--address", help="--ray: join this Ray cluster ('auto')."),
+    num_cpus: Optional[int] = typer.Option(None, "--num-cpus", min=1, help="--ray: CPUs of the Ray started here."),
+    prepass: Optional[int] = typer.Option(
+        None, "--prepass", min=0, help="--ray: Ray Data workers that embed contents first (0: none; default 0).",
+    ),
+    batch: int = typer.Option(64, "--batch", min=1, help="Episodes per call of a shard."),
+    stop_after: Optional[int] = typer.Option(None, "--stop-after", min=1, hidden=True,
+                                             help="Stop after N acknowledged episodes (tests: a crash)."),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Backfill episodes from JSONL, each group in time order; resumable: run it again after a crash and
+    nothing is applied twice (docs/scaling.md)."""
+    from . import _backfill
+
+    if shards is not None and shard_dir is None:
+        raise typer.BadParameter("a sharded memory needs its directory: give --dir", param_hint="--shards")
+    turns = _backfill.read(file)
+    if on_ray:
+        if shard_dir is None:
+            raise typer.BadParameter("--ray ingests into a sharded memory: give its --dir", param_hint="--dir")
+        from .cluster import Cluster
+
+        cluster = Cluster(shard_dir, shards, address=address, num_cpus=num_cpus, engine=settings.engine)
+        try:
+            report = _backfill.ingest_ray(cluster, turns, prepass_workers=prepass, batch=batch,
+                                          stop_after=stop_after)
+        finally:
+            cluster.close()
+    elif shard_dir is not None:
+        report = _backfill.ingest_shards(shard_dir, shards, turns, engine=settings.engine, batch=batch,
+                                         stop_after=stop_after)
+    else:
+        with _memory() as mem:
+            report = _backfill.ingest(mem, turns, batch=batch, stop_after=stop_after)
+    if as_json:
+        _print_json(report)
+    else:
+        out.print(f"{report['applied']} episode(s) applied, {report['skipped']} already stored, "
+                  f"{report['facts']} fact(s), {report['groups']} group(s), {report['seconds']} s", highlight=False)
 
 
 @app.command("timeline")

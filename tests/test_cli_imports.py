@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("spacy", "onnxruntime", "tokenizers", "bm25s", "Stemmer", "numpy", "matplotlib", "mcp", "torch",
          "transformers", "midas_graph._recall", "midas_graph._context",
          "midas_graph._extract", "midas_graph._episodes", "midas_graph._timeline", "midas_graph.models",
-         "midas_graph._mcp", "midas_graph.graphiti")
+         "midas_graph._mcp", "midas_graph.graphiti", "ray", "midas_graph.cluster")
 
 PROBE = """
 import json, sys
