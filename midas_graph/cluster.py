@@ -101,7 +101,7 @@ class Cluster:
     threads per actor (default 1: parallelism comes from the shards).
     ``pin``: shard -> Ray node id, for files on a node's own disk: that
     shard's actor runs on that node only (the directory is then the same
-    path on every node, each holding its shards' files; docs/scaling-ray.md).
+    path on every node, each holding its shards' files; docs/scaling.md, "Ray cluster").
     ``clock`` (tests): each actor gets a copy.
     """
 
