@@ -12,7 +12,7 @@ import datetime as dt
 import itertools
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from conftest import ENGINE, StepClock
@@ -54,6 +54,12 @@ def extreme_times(draw):
     else:
         value = naive.replace(tzinfo=tz).isoformat()
     return value, seconds
+
+
+#: (value, seconds after the epoch) of a time every entry point accepts, and of
+#: one every entry point refuses (an hour before 0001-01-01T00:00 UTC)
+IN_RANGE = ("2024-03-08T12:00:00+00:00", dt.datetime(2024, 3, 8, 12) - _EPOCH)
+OUT_OF_RANGE = ("0001-01-01T00:00:00+01:00", -dt.timedelta(hours=1))
 
 
 def in_range(seconds: dt.timedelta) -> bool:
@@ -152,6 +158,9 @@ def test_text_entry_points_accept_or_name_the_field(text_mem):
     run = given(t=extreme_times(), field=st.sampled_from(["valid_at", "known_at", "reference_time"]),
                 which=st.integers(0, 4), call=st.sampled_from(["recall", "context", "add_episode"]))(
         lambda t, field, which, call: _text_case(text_mem, t, field, which, call, seen))
+    # one time in range and one out of it always run, whatever the random draws
+    run = example(t=IN_RANGE, field="valid_at", which=0, call="context")(
+        example(t=OUT_OF_RANGE, field="reference_time", which=0, call="add_episode")(run))
     settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])(run)()
     assert seen == {True, False}
 
@@ -185,6 +194,7 @@ def test_cli_exits_1_with_one_line_naming_the_field(cli_db, capsys):
     run = given(t=extreme_times(),
                 option=st.sampled_from(["--valid-from", "--valid-to", "--valid-at", "--known-at"]))(
         lambda t, option: _cli_case(cli_db, capsys, t, option, seen))
+    run = example(t=IN_RANGE, option="--valid-at")(example(t=OUT_OF_RANGE, option="--valid-at")(run))
     settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])(run)()
     assert seen == {True, False}
 

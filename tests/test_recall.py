@@ -968,24 +968,24 @@ def test_a_belief_names_what_is_asked_only_by_itself_not_by_its_sentence(monkeyp
 
 
 def test_a_question_naming_a_held_value_asks_its_attribute(monkeypatch):
-    """"Am I still vegetarian?" names a value the asker's diet held: the
-    diet is asked, so the current one (pescatarian) answers, though it names
-    no asked word. A word of the event that dates the question is not asked
-    ("before she joined the academy"). An adjective nobody held is said back
+    """"Am I still cycling?" names a value the asker's commute held: the
+    commute is asked, so the current one (tram) answers, though it names no
+    asked word. A word of the event that dates the question is not asked
+    ("before she joined the academy"). A quality nothing held is said back
     as one."""
     import midas_graph._context as context_mod
 
-    with Memory(engine=ENGINE, clock=StepClock(), attributes={"diet": "one"}) as mem:
+    with Memory(engine=ENGINE, clock=StepClock(), attributes={"commute": "one"}) as mem:
         mem.add_episode("Hi, I'm Ana.", speaker="Ana")
-        mem.add_fact("Ana", "diet", "vegetarian", valid_from=d("2024-01-01"))
-        mem.add_fact("Ana", "diet", "pescatarian", valid_from=d("2024-05-01"))
-        ctx = mem.context("am I still vegetarian?", speaker="Ana")
-        assert not ctx.abstain and "pescatarian" in ctx.text, ctx.text
-        assert "diet" in ctx.terms
-        assert mem.context("am I still vegan?", speaker="Ana").reason == (
-            "Nothing is known about whether you are vegan.")
+        mem.add_fact("Ana", "commute", "cycling", valid_from=d("2024-01-01"))
+        mem.add_fact("Ana", "commute", "tram", valid_from=d("2024-05-01"))
+        ctx = mem.context("am I still cycling?", speaker="Ana")
+        assert not ctx.abstain and "tram" in ctx.text, ctx.text
+        assert "commute" in ctx.terms
+        assert mem.context("am I still grumpy?", speaker="Ana").reason == (
+            "Nothing is known about whether you are grumpy.")
         monkeypatch.setattr(context_mod, "VALUE_ASKS_ATTRIBUTE", False)
-        assert mem.context("am I still vegetarian?", speaker="Ana").abstain
+        assert mem.context("am I still cycling?", speaker="Ana").abstain
 
 
 def test_a_question_may_name_an_extracted_attribute_by_its_category():
