@@ -484,7 +484,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         max_episodes: Annotated[Optional[int], Field(ge=0, description="Keep at most this many hot.")] = None,
         max_bytes: Annotated[Optional[int], Field(ge=0, description=(
             "Keep what the episodes store under this (cold ones keep their text)."))] = None,
-        policy: Literal["value", "structural", "content", "fifo"] = "value",
+        policy: Literal["value", "structural", "content", "graph", "fifo"] = "value",
         dry_run: Annotated[bool, Field(description="Only say what would go cold.")] = False,
         group_id: Optional[str] = None,
         purge: Annotated[bool, Field(description=(

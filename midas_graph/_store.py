@@ -1129,6 +1129,27 @@ class Store:
             out[i] = "source of a fact"
         return out
 
+    def entity_graph(self, group_id: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]],
+                                                   list[tuple[str, str]], set[str]]:
+        """What the entity graph of a group is built from (``_centrality``):
+        (entity id, name, kind) of every entity; (subject id, object id or
+        ``""``) of every held fact version (transaction time open), one row
+        per version and one more for an entity value; (episode id, entity
+        id) of every MENTIONS edge; the speakers of the group's episodes."""
+        ents = [(i, n, k) for i, n, k in self.q(
+            "MATCH (e:Entity) WHERE e.group_id = $g RETURN e.id, e.name, e.kind", {"g": group_id})]
+        held = [(s, "") for (s,) in self.q(
+            "MATCH (e:Entity)-[:HAS_FACT]->(f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf RETURN e.id",
+            {"g": group_id, "inf": FOREVER})]
+        held += [(s, o) for s, o in self.q(
+            "MATCH (e:Entity)-[:HAS_FACT]->(f:Fact)-[:OBJECT]->(o:Entity) "
+            "WHERE f.group_id = $g AND f.expired_at = $inf RETURN e.id, o.id", {"g": group_id, "inf": FOREVER})]
+        mentions = [(public_episode_id(k, group_id), e) for k, e in self.q(
+            "MATCH (p:Episode)-[:MENTIONS]->(e:Entity) WHERE p.group_id = $g RETURN p.id, e.id", {"g": group_id})]
+        speakers = {s for (s,) in self.q("MATCH (p:Episode) WHERE p.group_id = $g RETURN DISTINCT p.speaker",
+                                         {"g": group_id})}
+        return ents, held, mentions, speakers
+
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
         key = self.episode_keys(group_id, [episode_id]).get(episode_id, episode_id)
         if entity_ids:

@@ -1,0 +1,113 @@
+"""Structural importance from the entity graph (issue 18 item 3).
+
+The entity graph of a group: one node per entity; an edge from a held
+fact's subject to its value when the value is an entity; an edge between
+two entities each time one episode mentions both (co-mention, weighted by
+how many episodes do). PageRank (networkx) over it, personalised by how many
+held facts each entity is the subject of, says which entities the memory
+is organised around.
+
+An episode's graph score is the PageRank of the most central entity it
+mentions other than its speakers (every turn mentions its speaker, so the
+speakers would give every turn the same score), divided by the largest such
+PageRank of the group: a number in [0, 1]. The scores are cached per store
+generation (any committed write rebuilds them).
+
+Forgetting's ``graph`` policy ranks by ``(structural + GRAPH_WEIGHT x
+graph) x recency`` (docs/forgetting.md says what the retention harness
+measured with it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Weight of the graph score added to the structural score in forgetting's
+#: ``graph`` policy.
+GRAPH_WEIGHT = 0.5
+#: PageRank's damping factor (networkx's default).
+ALPHA = 0.85
+
+
+def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, str]],
+                    mentions: list[tuple[str, str]]) -> dict[str, float]:
+    """PageRank of every entity (see the module docstring)."""
+    import networkx as nx
+
+    graph = nx.Graph()
+    graph.add_nodes_from(i for i, _, _ in entities)
+    facts: dict[str, int] = {}
+    for s, o in held:
+        facts[s] = facts.get(s, 0) + 1
+        if o and o != s:
+            w = graph.get_edge_data(s, o, {}).get("weight", 0.0)
+            graph.add_edge(s, o, weight=w + 1.0)
+    by_episode: dict[str, list[str]] = {}
+    for ep, e in mentions:
+        by_episode.setdefault(ep, []).append(e)
+    for ents in by_episode.values():
+        ents = sorted(set(ents))
+        for a in range(len(ents)):
+            for b in range(a + 1, len(ents)):
+                w = graph.get_edge_data(ents[a], ents[b], {}).get("weight", 0.0)
+                graph.add_edge(ents[a], ents[b], weight=w + 1.0)
+    if graph.number_of_nodes() == 0:
+        return {}
+    nodes = list(graph.nodes)
+    personal = [1.0 + facts.get(n, 0) for n in nodes]
+    return dict(zip(nodes, pagerank(nx.to_numpy_array(graph, nodelist=nodes, weight="weight"), personal)))
+
+
+def pagerank(adjacency: Any, personal: list[float], *, alpha: float = ALPHA, tol: float = 1e-10,
+             max_iter: int = 200) -> list[float]:
+    """PageRank by power iteration over a weighted adjacency matrix (numpy),
+    as ``networkx.pagerank`` defines it (a node with no edge gives its rank
+    back through the personalisation vector). networkx's own ``pagerank``
+    needs scipy, which is not a dependency here."""
+    import numpy as np
+
+    a = np.asarray(adjacency, dtype=float)
+    n = a.shape[0]
+    p = np.asarray(personal, dtype=float)
+    p = p / p.sum()
+    out = a.sum(axis=1)
+    dangling = out == 0
+    m = np.divide(a, out[:, None], out=np.zeros_like(a), where=~dangling[:, None])
+    x = np.full(n, 1.0 / n)
+    for _ in range(max_iter):
+        new = alpha * (x @ m + x[dangling].sum() * p) + (1 - alpha) * p
+        if np.abs(new - x).sum() < n * tol:
+            x = new
+            break
+        x = new
+    return (x / x.sum()).tolist()
+
+
+def episode_scores(store: Any, group_id: str) -> dict[str, float]:
+    """Episode id -> graph score in [0, 1] (see the module docstring)."""
+    entities, held, mentions, speakers = store.entity_graph(group_id)
+    rank = entity_pagerank(entities, held, mentions)
+    speakers = {str(s).casefold() for s in speakers}
+    skip = {i for i, name, _ in entities if str(name).casefold() in speakers}
+    best: dict[str, float] = {}
+    for ep, e in mentions:
+        if e in skip:
+            continue
+        best[ep] = max(best.get(ep, 0.0), rank.get(e, 0.0))
+    top = max(best.values(), default=0.0)
+    return {ep: (v / top if top > 0 else 0.0) for ep, v in best.items()}
+
+
+class GraphScores:
+    """:func:`episode_scores` of each group, cached per store generation."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[int, dict[str, float]]] = {}
+
+    def get(self, store: Any, group_id: str) -> dict[str, float]:
+        hit = self._cache.get(group_id)
+        if hit is not None and hit[0] == store.generation:
+            return hit[1]
+        scores = episode_scores(store, group_id)
+        self._cache[group_id] = (store.generation, scores)
+        return scores
