@@ -54,32 +54,43 @@ def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, 
     if graph.number_of_nodes() == 0:
         return {}
     nodes = list(graph.nodes)
-    personal = [1.0 + facts.get(n, 0) for n in nodes]
-    return dict(zip(nodes, pagerank(nx.to_numpy_array(graph, nodelist=nodes, weight="weight"), personal)))
+    return dict(zip(nodes, pagerank(graph, nodes, [1.0 + facts.get(n, 0) for n in nodes])))
 
 
-def pagerank(adjacency: Any, personal: list[float], *, alpha: float = ALPHA, tol: float = 1e-10,
+def pagerank(graph: Any, nodes: list[str], personal: list[float], *, alpha: float = ALPHA, tol: float = 1e-10,
              max_iter: int = 200) -> list[float]:
-    """PageRank by power iteration over a weighted adjacency matrix (numpy),
-    as ``networkx.pagerank`` defines it (a node with no edge gives its rank
-    back through the personalisation vector). networkx's own ``pagerank``
-    needs scipy, which is not a dependency here."""
+    """PageRank of an undirected weighted networkx graph, as
+    ``networkx.pagerank`` defines it (personalised; a node with no edge gives
+    its rank back through the personalisation vector), by power iteration
+    over the edge list with numpy: O(edges) a step, no dense matrix.
+    networkx's own ``pagerank`` needs scipy, which is not a dependency here
+    (tests/test_retention.py checks this against networkx's numpy version)."""
     import numpy as np
 
-    a = np.asarray(adjacency, dtype=float)
-    n = a.shape[0]
+    n = len(nodes)
+    pos = {v: i for i, v in enumerate(nodes)}
+    src, dst, w = [], [], []
+    for a, b, data in graph.edges(data=True):
+        x = float(data.get("weight", 1.0))
+        src += [pos[a], pos[b]]
+        dst += [pos[b], pos[a]]
+        w += [x, x]
+    src_a, dst_a, w_a = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), np.asarray(w, dtype=float)
+    out = np.zeros(n)
+    np.add.at(out, src_a, w_a)
+    share = np.divide(w_a, out[src_a], out=np.zeros_like(w_a), where=out[src_a] > 0)
+    dangling = out == 0
     p = np.asarray(personal, dtype=float)
     p = p / p.sum()
-    out = a.sum(axis=1)
-    dangling = out == 0
-    m = np.divide(a, out[:, None], out=np.zeros_like(a), where=~dangling[:, None])
     x = np.full(n, 1.0 / n)
     for _ in range(max_iter):
-        new = alpha * (x @ m + x[dangling].sum() * p) + (1 - alpha) * p
-        if np.abs(new - x).sum() < n * tol:
-            x = new
-            break
+        new = np.zeros(n)
+        np.add.at(new, dst_a, x[src_a] * share)
+        new = alpha * (new + x[dangling].sum() * p) + (1 - alpha) * p
+        done = np.abs(new - x).sum() < n * tol
         x = new
+        if done:
+            break
     return (x / x.sum()).tolist()
 
 

@@ -816,6 +816,21 @@ class Store:
         """Fold the write-ahead log into the database file."""
         self.q("CHECKPOINT")
 
+    def storage_pages(self) -> dict[str, dict[str, int]]:
+        """Pages (4 KiB) of the checkpointed column chunks of each table, by
+        column (the engine's ``storage_info``; eval/bench_store.py). Table
+        names come from the engine's own ``show_tables``, never from input."""
+        out: dict[str, dict[str, int]] = {}
+        for row in self.q("CALL show_tables() RETURN *"):
+            name = row[1]
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+                continue
+            cols: dict[str, int] = {}
+            for r in self.q(f"CALL storage_info('{name}') RETURN column_name, num_pages"):
+                cols[r[0]] = cols.get(r[0], 0) + int(r[1] or 0)
+            out[name] = cols
+        return out
+
     def meta(self, key: str) -> str | None:
         rows = self.q("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
         return rows[0][0] if rows else None
