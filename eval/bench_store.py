@@ -235,7 +235,7 @@ def small_memory(engine: str) -> dict:
     shutil.rmtree(d)
     out["turns_50_bytes"], d50 = fresh("t50", episodes(turns[:50]))
     with Memory(os.path.join(d50, "m.db"), engine=engine) as mem:
-        pages = mem._store.storage_pages()
+        pages50 = pages = mem._store.storage_pages()
         rows = list(_io.export_rows(mem))
     out["turns_50_pages_by_table"] = dict(sorted(((t, sum(c.values())) for t, c in pages.items() if sum(c.values())),
                                                  key=lambda x: -x[1]))
@@ -254,6 +254,13 @@ def small_memory(engine: str) -> dict:
     rng = random.Random(7)
     facts = list(filler_rows(0, 11_000, 500, rng))
     out["facts_1000_bytes"], d = fresh("f1k", lambda mem, s: mem.add_facts(facts[:1000], progress=False))
+    with Memory(os.path.join(d, "m.db"), engine=engine) as mem:
+        pages = mem._store.storage_pages()
+    out["facts_1000_pages_by_table"] = dict(sorted(((t, sum(c.values())) for t, c in pages.items()
+                                                    if sum(c.values())), key=lambda x: -x[1]))
+    # the primary-key hash index of each node table (LadybugDB reports it as the column "_PK")
+    out["facts_1000_primary_key_index_pages"] = sum(c.get("_PK", 0) for c in pages.values())
+    out["turns_50_primary_key_index_pages"] = sum(c.get("_PK", 0) for c in pages50.values())
     shutil.rmtree(d)
     out["facts_11000_bytes"], d = fresh("f11k", lambda mem, s: mem.add_facts(facts, progress=False))
     shutil.rmtree(d)

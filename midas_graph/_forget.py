@@ -153,9 +153,17 @@ def policy_name(policy: Any) -> str:
 
 def rank_value(ep: Episode, now: _dt.datetime, policy: Any, graph: dict[str, float] | None) -> float:
     """What a policy ranks a hot, unprotected episode by (the lowest goes
-    cold first): ``value`` importance x recency; ``structural`` / ``content``
-    that score x recency; ``graph`` (structural + GRAPH_WEIGHT x graph score)
-    x recency (``_centrality``); a callable, what it returns for the episode."""
+    cold first; on a tie the older): ``value`` its importance; ``structural``
+    / ``content`` that one score; ``graph`` importance + GRAPH_WEIGHT x its
+    graph score (``_centrality``); a callable, what it returns for the episode.
+
+    Not :func:`memory_value`: recency does not rank eviction. On the
+    retention harness's development split (eval/retention.py, LoCoMo
+    conversations 1-2) ranking by importance x 0.5 ** (age / 30 days) kept
+    recall@10 0.43 at keep-50%, no better than FIFO (0.39) and below a random
+    order; importance alone kept 0.55 (0.43 at keep-25%, FIFO 0.23). A
+    history's turns are asked about whatever their age; the recent ones are
+    kept by the short tier of the floor (docs/forgetting.md)."""
     if callable(policy):
         v = policy(ep)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
@@ -164,8 +172,8 @@ def rank_value(ep: Episode, now: _dt.datetime, policy: Any, graph: dict[str, flo
     if policy == "graph":
         from ._centrality import GRAPH_WEIGHT
 
-        return (importance_of(ep, "structural") + GRAPH_WEIGHT * (graph or {}).get(ep.id, 0.0)) * decay(ep, now)
-    return memory_value(ep, now, policy if policy in ("structural", "content") else "value")
+        return importance_of(ep, "value") + GRAPH_WEIGHT * (graph or {}).get(ep.id, 0.0)
+    return importance_of(ep, policy if policy in ("structural", "content") else "value")
 
 
 def plan(store, group_id: str, now: _dt.datetime, *, keep_fraction: float | None, max_episodes: int | None,

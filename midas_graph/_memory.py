@@ -972,13 +972,15 @@ class Memory:
         """Make the least valuable episodes of a group cold until the budget
         holds: at most ``keep_fraction`` of its episodes (or ``max_episodes``)
         hot, its episodes storing at most ``max_bytes`` (content and vectors;
-        a cold one keeps its content). ``policy``: ``value`` (importance x
-        recency, :meth:`memory_value`), ``structural`` or ``content`` (one
-        score x recency), ``graph`` ((structural + 0.5 x graph score) x
-        recency: the graph score is the PageRank of the most central entity
-        the turn mentions, ``_centrality``), ``fifo`` (oldest first), or a
-        callable ``(episode) -> number`` (the lowest goes cold first; e.g. a
-        seeded random order for a baseline). The floor holds for every policy.
+        a cold one keeps its content). ``policy``: ``value`` (the
+        episode's importance; recency does not rank eviction, the short tier
+        keeps the last day: measured in docs/forgetting.md), ``structural`` or
+        ``content`` (that one score), ``graph`` (importance + 0.2 x graph
+        score: the PageRank of the most central entity the turn mentions,
+        ``_centrality``), ``fifo`` (oldest first), or a callable ``(episode)
+        -> number`` (the lowest goes cold first; e.g. a seeded random order
+        for a baseline). On a tie the older goes first. The floor holds for
+        every policy.
 
         A cold episode leaves the recall indexes and its vectors are dropped;
         it is still read by id, the facts it stated and every link to it are
