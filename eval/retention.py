@@ -488,7 +488,7 @@ def run_synthetic(seeds, names, *, engine, embedder, nli, trace, log) -> dict:
     return out
 
 
-def run_locomo(convs, names, *, questions_per_conv, engine, embedder, nli, trace, log) -> dict:
+def run_locomo(convs, names, *, questions_per_conv, engine, embedder, nli, trace, log, partial=None) -> dict:
     out = {}
     for conv in convs:
         names_set = {e["name"] for e in conv.episodes}
@@ -505,6 +505,8 @@ def run_locomo(convs, names, *, questions_per_conv, engine, embedder, nli, trace
             with mem:
                 out[conv.sample_id] = run_history(mem, conv.sample_id, conv.episodes, qs, names, ids=ids,
                                                   hash_grid=hg, engine=engine, dbdir=d, trace=trace, log=log)
+        if partial:  # what is done so far, in case the run is stopped
+            Path(partial).write_text(json.dumps(out, default=str) + "\n", encoding="utf-8")
     return out
 
 
@@ -623,7 +625,7 @@ def targets(summary: dict) -> dict:
     for ds in ("synthetic", "locomo"):
         for name, h in summary.get(ds, {}).get("histories", {}).items():
             b = h.get("bytes") or {}
-            if "1.0" not in b:
+            if "rebuilt_pages_used" not in b.get("1.0", {}):
                 continue
             for level in ("0.5", "0.25"):
                 if level in b:
@@ -658,6 +660,31 @@ def print_table(summary: dict, out=sys.stderr) -> None:
         print(f"target {name:48} {'PASS' if tt['ok'] else 'FAIL'}", file=out)
 
 
+def merge(files: Sequence[str], out: str | None) -> None:
+    """One summary from several runs (e.g. LoCoMo conversations run in parallel processes)."""
+    summary: dict[str, Any] = {"benchmark": "retention", "merged": list(files)}
+    for f in files:
+        d = json.loads(Path(f).read_text("utf-8"))
+        if f.endswith(".partial"):
+            d = {"locomo": {"histories": d}}
+        for ds in ("synthetic", "locomo"):
+            if ds in d:
+                summary.setdefault(ds, {}).setdefault("histories", {}).update(d[ds]["histories"])
+        if "revision" in d:
+            summary["revision"] = d["revision"]
+        for k in ("split", "policies", "levels", "budget_tokens", "engine"):
+            summary.setdefault(k, d.get(k))
+    for ds in ("synthetic", "locomo"):
+        if ds in summary:
+            summary[ds]["table"] = aggregate(summary[ds]["histories"])
+    summary["targets"] = targets(summary)
+    print_table(summary)
+    text = json.dumps(summary, indent=2, ensure_ascii=False, default=str)
+    print(text)
+    if out:
+        Path(out).write_text(text + "\n", encoding="utf-8")
+
+
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="dev split only: synthetic seed 1, 2 LoCoMo conversations "
@@ -667,10 +694,17 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--policies", default="value,content,structural,graph,fifo,random,protect")
     ap.add_argument("--questions", type=int, default=0, help="LoCoMo questions per conversation (0 = all)")
     ap.add_argument("--limit", type=int, default=0, help="at most N LoCoMo conversations of the split")
+    ap.add_argument("--conversations", default="",
+                    help="LoCoMo conversations by number, 1-10 (e.g. 4,5): overrides the split's list")
     ap.add_argument("--engine", default=None)
     ap.add_argument("--trace", action="store_true", help="list every evicted gold item with its value and why")
     ap.add_argument("--out")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help="instead of running: combine the histories of earlier runs' --out files (or their "
+                         ".partial files) into one summary, table and targets")
     args = ap.parse_args(argv)
+    if args.merge:
+        return merge(args.merge, args.out)
     datasets = args.datasets.split(",")
     names = args.policies.split(",")
 
@@ -690,13 +724,19 @@ def main(argv: Sequence[str] | None = None) -> None:
         summary["synthetic"] = {"seeds": list(seeds), "table": aggregate(hs), "histories": hs}
     if "locomo" in datasets:
         convs = locomo.load()
-        convs = {"dev": convs[:DEV_CONVERSATIONS], "report": convs[DEV_CONVERSATIONS:], "all": convs}[split]
+        if args.conversations:
+            picked = [int(x) for x in args.conversations.split(",")]
+            if split == "report" and any(n <= DEV_CONVERSATIONS for n in picked):
+                raise SystemExit(f"--conversations: 1-{DEV_CONVERSATIONS} are the development split")
+            convs = [convs[n - 1] for n in picked]
+        else:
+            convs = {"dev": convs[:DEV_CONVERSATIONS], "report": convs[DEV_CONVERSATIONS:], "all": convs}[split]
         if args.quick:
             convs = convs[:2]
         convs = convs[: args.limit or None]
         qn = args.questions or (60 if args.quick else 0)
         hs = run_locomo(convs, names, questions_per_conv=qn, engine=args.engine, embedder=embedder, nli=nli,
-                        trace=args.trace, log=log)
+                        trace=args.trace, log=log, partial=args.out and args.out + ".partial")
         summary["locomo"] = {"conversations": [c.sample_id for c in convs], "questions_per_conversation": qn,
                              "table": aggregate(hs), "histories": hs}
     if "revision" in datasets:

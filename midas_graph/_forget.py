@@ -107,7 +107,7 @@ class ForgetReport:
     """What :meth:`Memory.forget` did (or, ``dry_run``, would do).
 
     ``cold``: the episodes that went cold, least valuable first, each with
-    its value; ``protected``: how many episodes the floor kept, by reason;
+    what the policy ranked it by; ``protected``: how many episodes the floor kept, by reason;
     ``hot_before`` / ``hot_after``: hot episodes of the group; ``bytes_before``
     / ``bytes_after``: what the group's episodes store (content and vectors,
     as stored); ``floor``: the fewest hot episodes forgetting can leave;
@@ -151,7 +151,7 @@ def policy_name(policy: Any) -> str:
     return policy if isinstance(policy, str) else f"custom {getattr(policy, '__name__', type(policy).__name__)}"
 
 
-def rank_value(ep: Episode, now: _dt.datetime, policy: Any, graph: dict[str, float] | None) -> float:
+def rank_value(ep: Episode, policy: Any, graph: dict[str, float] | None) -> float:
     """What a policy ranks a hot, unprotected episode by (the lowest goes
     cold first; on a tie the older): ``value`` its importance; ``structural``
     / ``content`` that one score; ``graph`` importance + GRAPH_WEIGHT x its
@@ -160,8 +160,9 @@ def rank_value(ep: Episode, now: _dt.datetime, policy: Any, graph: dict[str, flo
     Not :func:`memory_value`: recency does not rank eviction. On the
     retention harness's development split (eval/retention.py, LoCoMo
     conversations 1-2) ranking by importance x 0.5 ** (age / 30 days) kept
-    recall@10 0.43 at keep-50%, no better than FIFO (0.39) and below a random
-    order; importance alone kept 0.55 (0.43 at keep-25%, FIFO 0.23). A
+    recall@10 0.43 at keep-50%, little better than FIFO (0.39) and below a
+    random order (0.49); importance alone kept 0.55 (0.43 at keep-25%, FIFO
+    0.23). A
     history's turns are asked about whatever their age; the recent ones are
     kept by the short tier of the floor (docs/forgetting.md)."""
     if callable(policy):
@@ -195,7 +196,7 @@ def plan(store, group_id: str, now: _dt.datetime, *, keep_fraction: float | None
         r.why = why
         if why is not None:
             counts[why] = counts.get(why, 0) + 1
-        r.value = rank_value(r.ep, now, policy, graph) if why is None else memory_value(r.ep, now)
+        r.value = rank_value(r.ep, policy, graph) if why is None else memory_value(r.ep, now)
     before = sum(r.bytes_cold if r.ep.cold_at is not None else r.bytes_hot for r in rows)
     targets = []
     if keep_fraction is not None:
