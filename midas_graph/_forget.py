@@ -168,7 +168,8 @@ def rank_value(ep: Episode, policy: Any, graph: dict[str, float] | None) -> floa
     if callable(policy):
         v = policy(ep)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-            raise InvalidInputError("policy", f"the policy returned {v!r} for episode {ep.id}; expected a finite number")
+            raise InvalidInputError("policy", f"the policy returned {v!r} for episode {ep.id}; "
+                                    "expected a finite number")
         return float(v)
     if policy == "graph":
         from ._centrality import GRAPH_WEIGHT
