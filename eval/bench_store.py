@@ -14,6 +14,17 @@ alone. Each latency figure is the median over ``--runs`` runs of the p50/p95
 of ``--queries`` queries, and is also given as a ratio to a primary-key
 lookup measured in the same run (these machines are shared and noisy).
 Each engine runs in its own process (the two cannot share one).
+
+Storage per memory (``small_memory`` in each engine's report; ``--small-only``
+runs just it): the bytes on disk of small memories of chat turns
+(eval/retention.py's synthetic history), each written in one session and
+closed (the engine checkpoints on close): empty, 1, 50 and 600 turns; the
+same 50 turns written in 10 sessions of 5 (a CLI's pattern: every close
+checkpoints); the 50 turns rebuilt into a fresh file by export and import;
+bytes per episode ((600 turns - 50 turns) / 550) and per fact ((11,000 facts -
+1,000 facts) / 10,000, ``add_facts``); and, for the 50-turn file, the pages of
+each table's column chunks (``storage_info``), where the floor comes from.
+See docs/forgetting.md, "Storage per memory".
 """
 
 from __future__ import annotations
@@ -191,6 +202,73 @@ def run_engine(engine: str, sizes: list[int], queries: int, runs: int, growth_qu
     return report
 
 
+def _dir_bytes(d: str) -> int:
+    return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
+
+
+def small_memory(engine: str) -> dict:
+    """Bytes on disk of small memories (see the module docstring)."""
+    import shutil
+
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import retention
+
+    from midas_graph import Memory, _io
+
+    turns, _ = retention.synthetic_history(7, days=60, turns=600, golds=30)
+    out: dict = {"engine": engine, "page_bytes": 4096}
+
+    def fresh(name: str, write, sessions: int = 1) -> tuple[int, str]:
+        d = tempfile.mkdtemp(prefix=f"small-{engine}-{name}-")
+        path = os.path.join(d, "m.db")
+        for s in range(sessions):
+            with Memory(path, engine=engine) as mem:
+                write(mem, s)
+        return _dir_bytes(d), d
+
+    def episodes(rows):
+        return lambda mem, s: mem.add_episodes(rows, group_id="g", progress=False) if rows else None
+
+    out["empty_bytes"], d = fresh("empty", lambda mem, s: None)
+    shutil.rmtree(d)
+    out["turns_1_bytes"], d = fresh("t1", episodes(turns[:1]))
+    shutil.rmtree(d)
+    out["turns_50_bytes"], d50 = fresh("t50", episodes(turns[:50]))
+    with Memory(os.path.join(d50, "m.db"), engine=engine) as mem:
+        pages50 = pages = mem._store.storage_pages()
+        rows = list(_io.export_rows(mem))
+    out["turns_50_pages_by_table"] = dict(sorted(((t, sum(c.values())) for t, c in pages.items() if sum(c.values())),
+                                                 key=lambda x: -x[1]))
+    out["turns_50_episode_pages_by_column"] = dict(sorted(pages.get("Episode", {}).items(), key=lambda x: -x[1])[:6])
+    out["turns_50_pages_in_chunks"] = sum(sum(c.values()) for c in pages.values())
+    out["turns_50_file_pages"] = out["turns_50_bytes"] // 4096
+    shutil.rmtree(d50)
+    out["turns_50_in_10_sessions_bytes"], d = fresh(
+        "t50s", lambda mem, s: mem.add_episodes(turns[5 * s:5 * s + 5], group_id="g", progress=False), sessions=10)
+    shutil.rmtree(d)
+    out["turns_50_rebuilt_bytes"], d = fresh("t50r", lambda mem, s: _io.import_rows(mem, enumerate(rows, 1)))
+    shutil.rmtree(d)
+    out["turns_600_bytes"], d = fresh("t600", episodes(turns))
+    shutil.rmtree(d)
+    out["bytes_per_episode"] = round((out["turns_600_bytes"] - out["turns_50_bytes"]) / 550)
+    rng = random.Random(7)
+    facts = list(filler_rows(0, 11_000, 500, rng))
+    out["facts_1000_bytes"], d = fresh("f1k", lambda mem, s: mem.add_facts(facts[:1000], progress=False))
+    with Memory(os.path.join(d, "m.db"), engine=engine) as mem:
+        pages = mem._store.storage_pages()
+    out["facts_1000_pages_by_table"] = dict(sorted(((t, sum(c.values())) for t, c in pages.items()
+                                                    if sum(c.values())), key=lambda x: -x[1]))
+    # the primary-key hash index of each node table (LadybugDB reports it as the column "_PK")
+    out["facts_1000_primary_key_index_pages"] = sum(c.get("_PK", 0) for c in pages.values())
+    out["turns_50_primary_key_index_pages"] = sum(c.get("_PK", 0) for c in pages50.values())
+    shutil.rmtree(d)
+    out["facts_11000_bytes"], d = fresh("f11k", lambda mem, s: mem.add_facts(facts, progress=False))
+    shutil.rmtree(d)
+    out["bytes_per_fact"] = round((out["facts_11000_bytes"] - out["facts_1000_bytes"]) / 10_000)
+    print(f"[{engine}] small memory: {json.dumps(out)}", file=sys.stderr, flush=True)
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engine", default="both", choices=["both", "ladybug", "kuzu"])
@@ -204,6 +282,8 @@ def main() -> None:
                          "whose as_of is ~10x slower)")
     ap.add_argument("--batch", type=int, default=20_000, help="add_facts batch size (the library default)")
     ap.add_argument("--out", help="also write the JSON here")
+    ap.add_argument("--small-only", action="store_true", help="only the storage per memory (small_memory)")
+    ap.add_argument("--no-small", action="store_true", help="skip the storage per memory")
     args = ap.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     if args.engine == "both":  # one process per engine
@@ -214,6 +294,7 @@ def main() -> None:
                    "--queries", str(args.queries), "--runs", str(args.runs), "--batch", str(args.batch)]
             if args.growth_queries is not None:
                 cmd += ["--growth-queries", str(args.growth_queries)]
+            cmd += ["--small-only"] if args.small_only else ["--no-small"] if args.no_small else []
             reports.append(json.loads(subprocess.run(cmd, check=True, capture_output=False,
                                                      stdout=subprocess.PIPE, text=True).stdout))
         result = {"benchmark": "bench_store", "cpus": os.cpu_count(), "engines": reports}
@@ -221,7 +302,12 @@ def main() -> None:
         growth = args.growth_queries
         if growth is None:
             growth = 100_000 if args.engine == "ladybug" else 10_000
-        result = run_engine(args.engine, sizes, args.queries, args.runs, growth, args.batch)
+        if args.small_only:
+            result = {"engine": args.engine, "small_memory": small_memory(args.engine)}
+        else:
+            result = run_engine(args.engine, sizes, args.queries, args.runs, growth, args.batch)
+            if not args.no_small:
+                result["small_memory"] = small_memory(args.engine)
     text = json.dumps(result, indent=2)
     print(text)
     if args.out:

@@ -34,7 +34,7 @@ TIERS = ("short", "medium", "long")
 #: 0.5 ** (age / HALF_LIFE)``. 30 days: a turn of last month counts half as
 #: much as one of today with the same importance.
 HALF_LIFE = _dt.timedelta(days=30)
-POLICIES = ("value", "structural", "content", "fifo")
+POLICIES = ("value", "structural", "content", "graph", "fifo")
 #: ``cold_reason`` of a purged episode (``forget(purge=True)``) starts so,
 #: followed by the SHA-256 of the content that was deleted.
 PURGED = "purged: sha256 "
@@ -107,7 +107,7 @@ class ForgetReport:
     """What :meth:`Memory.forget` did (or, ``dry_run``, would do).
 
     ``cold``: the episodes that went cold, least valuable first, each with
-    its value; ``protected``: how many episodes the floor kept, by reason;
+    what the policy ranked it by; ``protected``: how many episodes the floor kept, by reason;
     ``hot_before`` / ``hot_after``: hot episodes of the group; ``bytes_before``
     / ``bytes_after``: what the group's episodes store (content and vectors,
     as stored); ``floor``: the fewest hot episodes forgetting can leave;
@@ -146,10 +146,44 @@ class _Row:
     extra: dict = field(default_factory=dict)
 
 
+def policy_name(policy: Any) -> str:
+    """How a report and ``cold_reason`` name a policy (a callable by its ``__name__``)."""
+    return policy if isinstance(policy, str) else f"custom {getattr(policy, '__name__', type(policy).__name__)}"
+
+
+def rank_value(ep: Episode, policy: Any, graph: dict[str, float] | None) -> float:
+    """What a policy ranks a hot, unprotected episode by (the lowest goes
+    cold first; on a tie the older): ``value`` its importance; ``structural``
+    / ``content`` that one score; ``graph`` importance + GRAPH_WEIGHT x its
+    graph score (``_centrality``); a callable, what it returns for the episode.
+
+    Not :func:`memory_value`: recency does not rank eviction. On the
+    retention harness's development split (eval/retention.py, LoCoMo
+    conversations 1-2) ranking by importance x 0.5 ** (age / 30 days) kept
+    recall@10 0.43 at keep-50%, little better than FIFO (0.39) and below a
+    random order (0.49); importance alone kept 0.55 (0.43 at keep-25%, FIFO
+    0.23). A
+    history's turns are asked about whatever their age; the recent ones are
+    kept by the short tier of the floor (docs/forgetting.md)."""
+    if callable(policy):
+        v = policy(ep)
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+            raise InvalidInputError("policy", f"the policy returned {v!r} for episode {ep.id}; "
+                                    "expected a finite number")
+        return float(v)
+    if policy == "graph":
+        from ._centrality import GRAPH_WEIGHT
+
+        return importance_of(ep, "value") + GRAPH_WEIGHT * (graph or {}).get(ep.id, 0.0)
+    return importance_of(ep, policy if policy in ("structural", "content") else "value")
+
+
 def plan(store, group_id: str, now: _dt.datetime, *, keep_fraction: float | None, max_episodes: int | None,
-         max_bytes: int | None, policy: str) -> tuple[list[_Row], list[_Row], int, dict[str, int], int, int, str]:
+         max_bytes: int | None, policy: Any, graph: dict[str, float] | None = None
+         ) -> tuple[list[_Row], list[_Row], int, dict[str, int], int, int, str]:
     """What to make cold: (chosen rows, hot rows, target, protected counts,
-    bytes before, floor, message)."""
+    bytes before, floor, message). ``graph``: the graph scores of the
+    ``graph`` policy (``_centrality.episode_scores``)."""
     rows = [_Row(ep, hot, cold) for ep, hot, cold in store.episode_sizes(group_id)]
     protected_ids = store.protected_episodes(group_id)
     hot = [r for r in rows if r.ep.cold_at is None]
@@ -163,8 +197,7 @@ def plan(store, group_id: str, now: _dt.datetime, *, keep_fraction: float | None
         r.why = why
         if why is not None:
             counts[why] = counts.get(why, 0) + 1
-        signal = policy if policy in ("structural", "content") else "value"
-        r.value = memory_value(r.ep, now, signal)
+        r.value = rank_value(r.ep, policy, graph) if why is None else memory_value(r.ep, now)
     before = sum(r.bytes_cold if r.ep.cold_at is not None else r.bytes_hot for r in rows)
     targets = []
     if keep_fraction is not None:
@@ -207,8 +240,9 @@ def validate(keep_fraction, max_episodes, max_bytes, policy) -> None:
     for name, v in (("max_episodes", max_episodes), ("max_bytes", max_bytes)):
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 0):
             raise InvalidInputError(name, f"must be a non-negative integer, got {v!r}")
-    if policy not in POLICIES:
-        raise InvalidInputError("policy", f"{policy!r} is not one of {', '.join(POLICIES)}")
+    if not callable(policy) and policy not in POLICIES:
+        raise InvalidInputError("policy", f"{policy!r} is not one of {', '.join(POLICIES)}, nor a callable "
+                                "(episode) -> number")
 
 
 def tier_stats(store, group_id: str, now: _dt.datetime) -> dict[str, Any]:

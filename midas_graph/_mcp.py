@@ -486,7 +486,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         max_episodes: Annotated[Optional[int], Field(ge=0, description="Keep at most this many hot.")] = None,
         max_bytes: Annotated[Optional[int], Field(ge=0, description=(
             "Keep what the episodes store under this (cold ones keep their text)."))] = None,
-        policy: Literal["value", "structural", "content", "fifo"] = "value",
+        policy: Literal["value", "structural", "content", "graph", "fifo"] = "value",
         dry_run: Annotated[bool, Field(description="Only say what would go cold.")] = False,
         group_id: Optional[str] = None,
         purge: Annotated[bool, Field(description=(
@@ -495,7 +495,7 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         warm: Annotated[Optional[list[str]], Field(description=(
             "Instead: make these cold episodes hot again (back in search)."))] = None,
     ) -> dict[str, Any]:
-        """Bound the memory's growth: the least valuable episodes (importance x recency) go cold, out of
+        """Bound the memory's growth: the least important episodes go cold, out of
         search, their text still readable by id. No fact changes: as_of and history answer the same. Never
         forgotten: episodes facts came from, that changed a belief, user confirmations, the last day."""
         group = one_group(group_id)

@@ -11,6 +11,7 @@ import os
 import uuid
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
+from ._centrality import GraphScores
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
@@ -208,6 +209,7 @@ class Memory:
         self._importance_scorer = scorer
         self._ingest: Any = None
         self._recall: Any = None
+        self._graph_scores = GraphScores()  # forget(policy="graph"), per store generation
         self._clock = _handles.SharedClock(clock, handle.floor)
         try:
             last = self._store.meta("last_tx")
@@ -953,9 +955,15 @@ class Memory:
         """Make the least valuable episodes of a group cold until the budget
         holds: at most ``keep_fraction`` of its episodes (or ``max_episodes``)
         hot, its episodes storing at most ``max_bytes`` (content and vectors;
-        a cold one keeps its content). ``policy``: ``value`` (importance x
-        recency, :meth:`memory_value`), ``structural`` or ``content`` (one
-        score x recency), ``fifo`` (oldest first).
+        a cold one keeps its content). ``policy``: ``value`` (the
+        episode's importance; recency does not rank eviction, the short tier
+        keeps the last day: measured in docs/forgetting.md), ``structural`` or
+        ``content`` (that one score), ``graph`` (importance + 0.2 x graph
+        score: the PageRank of the most central entity the turn mentions,
+        ``_centrality``), ``fifo`` (oldest first), or a callable ``(episode)
+        -> number`` (the lowest goes cold first; e.g. a seeded random order
+        for a baseline). On a tie the older goes first. The floor holds for
+        every policy.
 
         A cold episode leaves the recall indexes and its vectors are dropped;
         it is still read by id, the facts it stated and every link to it are
@@ -985,11 +993,13 @@ class Memory:
         store = self._store
         with store.transaction() if not dry_run else _nothing():
             now = self._clock.now() if not dry_run else self.now()
+            graph = self._graph_scores.get(store, group_id) if policy == "graph" else None
             chosen, hot, target, protected, before, floor, message = _forget.plan(
                 store, group_id, now, keep_fraction=keep_fraction, max_episodes=max_episodes,
-                max_bytes=max_bytes, policy=policy)
+                max_bytes=max_bytes, policy=policy, graph=graph)
             if chosen and not dry_run:
-                store.set_cold(group_id, [r.ep.id for r in chosen], now, f"forget: policy {policy}")
+                store.set_cold(group_id, [r.ep.id for r in chosen], now,
+                               f"forget: policy {_forget.policy_name(policy)}")
                 store.set_meta("last_tx", now.isoformat())
             purged: list[str] = []
             removed = 0
@@ -1008,7 +1018,7 @@ class Memory:
         after = before - sum(r.bytes_hot - r.bytes_cold for r in chosen) - removed
         hot_after = len(hot) - len(chosen)
         return _forget.ForgetReport(
-            group_id=group_id, policy=policy, dry_run=dry_run, target=target, hot_before=len(hot),
+            group_id=group_id, policy=_forget.policy_name(policy), dry_run=dry_run, target=target, hot_before=len(hot),
             hot_after=hot_after, cold=[(r.ep.id, round(r.value, 6)) for r in chosen], protected=protected,
             bytes_before=before, bytes_after=after, floor=floor, short_of=max(0, hot_after - target),
             message=message, already_cold=store.count("Episode", group_id) - len(hot), purged=purged)

@@ -890,6 +890,21 @@ class Store:
         """Fold the write-ahead log into the database file."""
         self.q("CHECKPOINT")
 
+    def storage_pages(self) -> dict[str, dict[str, int]]:
+        """Pages (4 KiB) of the checkpointed column chunks of each table, by
+        column (the engine's ``storage_info``; eval/bench_store.py). Table
+        names come from the engine's own ``show_tables``, never from input."""
+        out: dict[str, dict[str, int]] = {}
+        for row in self.q("CALL show_tables() RETURN *"):
+            name = row[1]
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", str(name)):
+                continue
+            cols: dict[str, int] = {}
+            for r in self.q(f"CALL storage_info('{name}') RETURN column_name, num_pages"):
+                cols[r[0]] = cols.get(r[0], 0) + int(r[1] or 0)
+            out[name] = cols
+        return out
+
     def meta(self, key: str) -> str | None:
         rows = self.q("MATCH (m:Meta {key: $k}) RETURN m.value", {"k": key})
         return rows[0][0] if rows else None
@@ -1209,6 +1224,27 @@ class Store:
                            "RETURN DISTINCT f.episode_id", {"g": group_id}):
             out[i] = "source of a fact"
         return out
+
+    def entity_graph(self, group_id: str) -> tuple[list[tuple[str, str, str]], list[tuple[str, str]],
+                                                   list[tuple[str, str]], set[str]]:
+        """What the entity graph of a group is built from (``_centrality``):
+        (entity id, name, kind) of every entity; (subject id, object id or
+        ``""``) of every held fact version (transaction time open), one row
+        per version and one more for an entity value; (episode id, entity
+        id) of every MENTIONS edge; the speakers of the group's episodes."""
+        ents = [(i, n, k) for i, n, k in self.q(
+            "MATCH (e:Entity) WHERE e.group_id = $g RETURN e.id, e.name, e.kind", {"g": group_id})]
+        held = [(s, "") for (s,) in self.q(
+            "MATCH (e:Entity)-[:HAS_FACT]->(f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf RETURN e.id",
+            {"g": group_id, "inf": FOREVER})]
+        held += [(s, o) for s, o in self.q(
+            "MATCH (e:Entity)-[:HAS_FACT]->(f:Fact)-[:OBJECT]->(o:Entity) "
+            "WHERE f.group_id = $g AND f.expired_at = $inf RETURN e.id, o.id", {"g": group_id, "inf": FOREVER})]
+        mentions = [(public_episode_id(k, group_id), e) for k, e in self.q(
+            "MATCH (p:Episode)-[:MENTIONS]->(e:Entity) WHERE p.group_id = $g RETURN p.id, e.id", {"g": group_id})]
+        speakers = {s for (s,) in self.q("MATCH (p:Episode) WHERE p.group_id = $g RETURN DISTINCT p.speaker",
+                                         {"g": group_id})}
+        return ents, held, mentions, speakers
 
     def link_mentions(self, episode_id: str, entity_ids: Sequence[str], group_id: str | None = None) -> None:
         self.touch(group_id)

@@ -424,7 +424,7 @@ def forget(
                                                   help="Keep at most this share of the episodes hot."),
     max_episodes: Optional[int] = typer.Option(None, min=0, help="Keep at most this many episodes hot."),
     max_bytes: Optional[int] = typer.Option(None, min=0, help="Keep what the episodes store under this."),
-    policy: str = typer.Option("value", help="value | structural | content | fifo"),
+    policy: str = typer.Option("value", help="value | structural | content | graph | fifo"),
     group: str = typer.Option("default", help="Tenant group."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Only say what would go cold."),
     purge: bool = typer.Option(False, "--purge", help="Also delete the text of every cold episode (a stub stays)."),
