@@ -54,45 +54,9 @@ def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, 
                 graph.add_edge(ents[a], ents[b], weight=w + 1.0)
     if graph.number_of_nodes() == 0:
         return {}
-    nodes = list(graph.nodes)
-    return dict(zip(nodes, pagerank(graph, nodes, [1.0 + facts.get(n, 0) for n in nodes])))
-
-
-def pagerank(graph: Any, nodes: list[str], personal: list[float], *, alpha: float = ALPHA, tol: float = 1e-10,
-             max_iter: int = 200) -> list[float]:
-    """PageRank of an undirected weighted networkx graph, as
-    ``networkx.pagerank`` defines it (personalised; a node with no edge gives
-    its rank back through the personalisation vector), by power iteration
-    over the edge list with numpy: O(edges) a step, no dense matrix.
-    networkx's own ``pagerank`` needs scipy, which is not a dependency here
-    (tests/test_retention.py checks this against networkx's numpy version)."""
-    import numpy as np
-
-    n = len(nodes)
-    pos = {v: i for i, v in enumerate(nodes)}
-    src, dst, w = [], [], []
-    for a, b, data in graph.edges(data=True):
-        x = float(data.get("weight", 1.0))
-        src += [pos[a], pos[b]]
-        dst += [pos[b], pos[a]]
-        w += [x, x]
-    src_a, dst_a, w_a = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), np.asarray(w, dtype=float)
-    out = np.zeros(n)
-    np.add.at(out, src_a, w_a)
-    share = np.divide(w_a, out[src_a], out=np.zeros_like(w_a), where=out[src_a] > 0)
-    dangling = out == 0
-    p = np.asarray(personal, dtype=float)
-    p = p / p.sum()
-    x = np.full(n, 1.0 / n)
-    for _ in range(max_iter):
-        new = np.zeros(n)
-        np.add.at(new, dst_a, x[src_a] * share)
-        new = alpha * (new + x[dangling].sum() * p) + (1 - alpha) * p
-        done = np.abs(new - x).sum() < n * tol
-        x = new
-        if done:
-            break
-    return (x / x.sum()).tolist()
+    # networkx's own PageRank (its sparse, scipy implementation), personalised by held facts
+    return nx.pagerank(graph, alpha=ALPHA, personalization={n: 1.0 + facts.get(n, 0) for n in graph.nodes},
+                       weight="weight", tol=1e-10, max_iter=200)
 
 
 def episode_scores(store: Any, group_id: str) -> dict[str, float]:

@@ -16,31 +16,20 @@ import pytest
 from conftest import ENGINE
 
 from midas_graph import InvalidInputError
-from midas_graph._centrality import entity_pagerank, pagerank
+from midas_graph._centrality import entity_pagerank
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "eval"))
 import retention  # noqa: E402
 
 
-def test_pagerank_is_networkx_pagerank():
-    from networkx.algorithms.link_analysis.pagerank_alg import _pagerank_numpy
-
-    rng = random.Random(3)
-    g = nx.Graph()
-    for _ in range(40):
-        a, b = rng.randrange(25), rng.randrange(25)
-        if a != b:
-            g.add_edge(a, b, weight=float(rng.randrange(1, 4)))
-    g.add_node(99)  # no edge: gives its rank back through the personalisation
-    nodes = list(g.nodes)
-    personal = {v: 1.0 + v % 3 for v in nodes}
-    want = _pagerank_numpy(g, personalization=personal, weight="weight")
-    got = pagerank(g, nodes, [personal[v] for v in nodes])
-    assert max(abs(want[v] - x) for v, x in zip(nodes, got)) < 1e-8
-    # held facts lift their subject; co-mentions join entities
-    rank = entity_pagerank([("a", "A", "PERSON"), ("b", "B", "GPE"), ("c", "C", "ORG")],
+def test_entity_pagerank_lifts_held_subjects_and_joins_co_mentions():
+    """Held facts lift their subject; co-mentions join entities; an entity
+    with no edge still gets a rank (networkx's PageRank, personalised)."""
+    rank = entity_pagerank([("a", "A", "PERSON"), ("b", "B", "GPE"), ("c", "C", "ORG"), ("d", "D", "PERSON")],
                            [("a", ""), ("a", ""), ("a", "b")], [("e1", "b"), ("e1", "c")])
-    assert rank["a"] > rank["c"] and abs(sum(rank.values()) - 1) < 1e-9
+    assert rank["a"] > rank["c"] and rank["b"] > rank["c"] and 0 < rank["d"] < min(rank["a"], rank["c"])
+    assert abs(sum(rank.values()) - 1) < 1e-9
+    assert entity_pagerank([], [], []) == {}
 
 
 @pytest.mark.engine
