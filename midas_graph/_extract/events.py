@@ -38,6 +38,16 @@ def date_key(w, h, key: str, acomp) -> str | None:
     return None
 
 
+def subject_or_event(w, v, st, pol, tense, tv):
+    """The clause's subject; when it has none that is a person or a name, a
+    change of a thing is read as an event ("the deadline moved to Friday",
+    :func:`event_change`) and None comes back."""
+    subj = w.subject(st)
+    if subj is None and st is not None:
+        event_change(w, v, st, pol, tense, tv)
+    return subj
+
+
 def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
     """ "the deadline moved to Friday", "the launch slipped to June 12", "the Apollo launch was pushed to May"."""
     ctx = w.ctx

@@ -6,7 +6,7 @@ deadline moved to Friday" is handed to :mod:`.events`.
 
 from __future__ import annotations
 
-from .events import event_change
+from .events import subject_or_event
 from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS
 from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _text, _value_of
 
@@ -55,11 +55,8 @@ def h_live(w, v, st, pol, tense, tv) -> None:
 
 def h_move(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
-    subj = w.subject(st)
+    subj = subject_or_event(w, v, st, pol, tense, tv)  # "the deadline moved to Friday"
     if subj is None:
-        # "the deadline moved to Friday"
-        if st is not None:
-            event_change(w, v, st, pol, tense, tv)
         return
     if not subj.person and not _is_name(st, ctx):
         return

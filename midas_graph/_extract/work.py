@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .events import event_change, named_event
+from .events import named_event, subject_or_event
 from .clauses import _verb_tense
 from .subjects import Subj
 from .habits import activity_text, is_activity
@@ -177,10 +177,8 @@ def h_join(w, v, st, pol, tense, tv) -> None:
 def h_start(w, v, st, pol, tense, tv) -> None:
     """ "I started at Google", "I started a new job at Stripe", "the launch starts on May 3"."""
     ctx = w.ctx
-    subj = w.subject(st)
+    subj = subject_or_event(w, v, st, pol, tense, tv)  # "the launch starts on May 3"
     if subj is None:
-        if st is not None:
-            event_change(w, v, st, pol, tense, tv)
         return
     if _is_name(st, ctx) and not subj.person and st.lower_ not in ctx.names:
         named_event(w, v, st, pol, tense, tv)
