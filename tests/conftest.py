@@ -140,3 +140,42 @@ def models_mem(models, clock):
     yield m
     m.close()
 # --- end models fixtures ---
+
+
+class JsonChild:
+    """A Python child process (``code`` run with ``args``) that reads one JSON
+    command per line on stdin and answers with one JSON line on stdout.
+    Readiness is its first line (:meth:`line`), never a sleep."""
+
+    def __init__(self, code: str, *args: str) -> None:
+        import subprocess
+        import sys
+        from pathlib import Path
+
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", code, *args], cwd=str(Path(__file__).resolve().parents[1]), text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE},
+        )
+
+    def line(self):
+        import json
+
+        line = self.proc.stdout.readline()
+        if not line:
+            raise AssertionError(f"child died: {self.proc.stderr.read()[-3000:]}")
+        return json.loads(line)
+
+    def ask(self, **cmd):
+        import json
+
+        self.proc.stdin.write(json.dumps(cmd) + "\n")
+        self.proc.stdin.flush()
+        return self.line()
+
+    def close(self) -> None:
+        if self.proc.stdin and not self.proc.stdin.closed:
+            self.proc.stdin.close()
+        assert self.proc.wait(timeout=120) == 0, self.proc.stderr.read()[-3000:]
+        self.proc.stdout.close()
+        self.proc.stderr.close()

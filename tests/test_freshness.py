@@ -9,8 +9,6 @@ and answers one command per line; nothing here sleeps.
 
 from __future__ import annotations
 
-import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -20,7 +18,7 @@ import pytest
 from midas_graph import Memory
 from midas_graph._store import ANY_GROUP, SCHEMA_VERSION
 
-from conftest import ENGINE, StepClock, as_schema
+from conftest import ENGINE, JsonChild, StepClock, as_schema
 
 pytestmark = pytest.mark.engine
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,31 +106,12 @@ for line in sys.stdin:
 """
 
 
-class Reader:
+class Reader(JsonChild):
     """A child process that reads the file read-only; ready when it says so."""
 
     def __init__(self, path: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, path], cwd=str(ROOT), text=True, stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE})
-        assert self._line() == {"ready": True}
-
-    def _line(self):
-        line = self.proc.stdout.readline()
-        if not line:
-            raise AssertionError(f"reader died: {self.proc.stderr.read()[-3000:]}")
-        return json.loads(line)
-
-    def ask(self, **cmd):
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
-        return self._line()
-
-    def close(self) -> None:
-        self.proc.stdin.close()
-        assert self.proc.wait(timeout=120) == 0, self.proc.stderr.read()[-3000:]
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        super().__init__(_CHILD, path)
+        assert self.line() == {"ready": True}
 
 
 def _reads(reader: Reader, g: str) -> tuple:

@@ -22,7 +22,7 @@ import pytest
 from midas_graph import DatabaseLockedError, EngineError, InvalidInputError, Memory, ReadOnlyError
 from midas_graph.graphiti import Graphiti
 
-from conftest import ENGINE
+from conftest import ENGINE, JsonChild
 
 pytestmark = pytest.mark.engine
 ROOT = Path(__file__).resolve().parents[1]
@@ -221,35 +221,13 @@ mem.close()
 """
 
 
-class Child:
+class Child(JsonChild):
     """A process holding a Memory on the file; it prints one JSON line when
     ready (or its open error), then answers one command per line."""
 
     def __init__(self, path: str, mode: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-c", _CHILD, path, mode], cwd=str(ROOT), text=True,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            env={**os.environ, "MIDAS_GRAPH_ENGINE": ENGINE},
-        )
-        self.first = self._line()
-
-    def _line(self):
-        line = self.proc.stdout.readline()
-        if not line:
-            raise AssertionError(f"child died: {self.proc.stderr.read()[-3000:]}")
-        return json.loads(line)
-
-    def ask(self, **cmd):
-        self.proc.stdin.write(json.dumps(cmd) + "\n")
-        self.proc.stdin.flush()
-        return self._line()
-
-    def close(self) -> None:
-        if self.proc.stdin and not self.proc.stdin.closed:
-            self.proc.stdin.close()
-        assert self.proc.wait(timeout=120) == 0, self.proc.stderr.read()[-3000:]
-        self.proc.stdout.close()
-        self.proc.stderr.close()
+        super().__init__(_CHILD, path, mode)
+        self.first = self.line()
 
 
 def test_a_second_writer_process_gets_a_clear_error_naming_the_file(db_path):
