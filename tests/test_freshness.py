@@ -24,6 +24,10 @@ pytestmark = pytest.mark.engine
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.xfail(ENGINE == "kuzu", strict=False, reason=(
+    "Kùzu 0.11.3 (archived) intermittently fails the write after a rolled-back transaction in a long "
+    "test process: once a segmentation fault, once 'Write-write conflict of updating the same row' on "
+    "the Meta row; it passes alone. LadybugDB runs it in full."))
 def test_a_commit_moves_the_generation_of_the_groups_it_wrote_and_no_other(db_path):
     with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
         store = mem._store
