@@ -24,10 +24,6 @@ pytestmark = pytest.mark.engine
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.xfail(ENGINE == "kuzu", strict=False, reason=(
-    "Kùzu 0.11.3 (archived) intermittently fails the write after a rolled-back transaction in a long "
-    "test process: once a segmentation fault, once 'Write-write conflict of updating the same row' on "
-    "the Meta row; it passes alone. LadybugDB runs it in full."))
 def test_a_commit_moves_the_generation_of_the_groups_it_wrote_and_no_other(db_path):
     with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
         store = mem._store
@@ -55,6 +51,22 @@ def test_a_commit_moves_the_generation_of_the_groups_it_wrote_and_no_other(db_pa
     with Memory(db_path, engine=ENGINE) as again:         # stored: a new process reads the same counters
         assert {g: again._store.group_generation(g)[0] for g in gens if g != ANY_GROUP} == {
             g: n for g, n in gens.items() if g != ANY_GROUP}
+
+
+def test_rows_a_rolled_back_write_touched_take_later_writes(db_path):
+    # Kùzu 0.11.3 left the versions of rolled-back rows behind: the next write to
+    # the same Meta or Slot row failed ("Write-write conflict") or segfaulted in
+    # about a third of runs. Eight rounds make a miss of the fix near certain.
+    with Memory(db_path, engine=ENGINE, clock=StepClock()) as mem:
+        for n in range(8):
+            mem.add_fact("Ana", "lives_in", f"Town{n}", group_id="x")
+            with pytest.raises(RuntimeError):
+                with mem._store.transaction():
+                    mem.add_fact("Ana", "lives_in", "Oslo", group_id="x")
+                    raise RuntimeError("abort")
+            mem.add_fact("Cy", "likes", f"tea{n}", group_id="x")
+        assert [f.value for f in mem.as_of("Ana", "lives_in", group_id="x")] == ["Town7"]
+        assert mem.check() == []
 
 
 def test_a_write_to_one_group_keeps_the_other_groups_caches(db_path, models):
