@@ -593,6 +593,12 @@ _RELATIVE_TO_BARE = re.compile(
 #: Leading words of a found phrase that :func:`resolve` does not strip ("for Christmas").
 _UNPLACED_LEAD = re.compile(r"^(?:for|over|before|after)\s+", re.I)
 _CLAUSE = re.compile(r"[.!?;\n]")
+#: The new time of a plan that moved ("moved the surgery again, to November
+#: 7", "pushed back to Friday", "postponed until March"): the verb is past but
+#: the time it names is the plan's, so it is placed at the nearest, not behind.
+_RESCHEDULED_TO = re.compile(
+    r"\b(?:moved|pushed|postponed|rescheduled|delayed|bumped|shifted|changed|put off|brought forward)\b"
+    r"[^.!?;\n]{0,40}?\b(?:to|until|till|til|for|now)\s+(?:the\s+)?$", re.I)
 
 
 def find(text: str, ref: _dt.datetime, direction: int | None = None) -> list[tuple[int, int, TimeRef]]:
@@ -618,7 +624,8 @@ def find(text: str, ref: _dt.datetime, direction: int | None = None) -> list[tup
         stop = _CLAUSE.search(text, m.end())
         sentence = text[lo:stop.start() if stop else len(text)]
         way = direction if direction is not None else (
-            1 if _FUTURE.search(sentence) else -1 if _PAST.search(sentence) else 0)
+            1 if _FUTURE.search(sentence) else
+            0 if _RESCHEDULED_TO.search(text, lo, start) else -1 if _PAST.search(sentence) else 0)
         ref_ = resolve(phrase if rel else _UNPLACED_LEAD.sub("", phrase), ref, way)
         if ref_ is not None:
             out.append((start, m.end(), ref_))

@@ -96,6 +96,14 @@ POSITIVE = [
     ("I speak English, Spanish and French.",
      [("Dana", "speaks", "English", A), ("Dana", "speaks", "Spanish", A), ("Dana", "speaks", "French", A)], True),
     # having
+    # habits said as habits: an activity verb with a word of frequency, "go running", "do yoga"
+    ("I go running every morning before work.", [("Dana", "habit", "running", A)], True),
+    ("I swim three times a week now.", [("Dana", "habit", "swimming", A)], True),
+    ("I do yoga on Sundays.", [("Dana", "habit", "yoga", A)], True),
+    ("I've been going climbing with Sam.", [("Dana", "habit", "climbing", A)], True),
+    ("Knee's shot. Doing pilates instead, it's gentler.", [("Dana", "habit", "pilates", A)], True),
+    ("I run a small bakery.", [], True),
+    ("I ran a marathon last year.", [], True),
     ("I have a dog named Rex.", [("Dana", "has_dog", "Rex", A)], True),
     ("We adopted a cat named Luna two days ago.", [("Dana", "has_cat", "Luna", A)], True),
     ("My dog's name is Biscuit.", [("Dana", "has_dog", "Biscuit", A)], True),
@@ -111,6 +119,11 @@ POSITIVE = [
     ("We pushed the launch to June.", [("Dana", "release_date", "2024-06", A)], True),
     ("The report is due Friday.", [("Dana", "report_deadline", "2024-03-08", A)], True),
     ("The meeting was moved to Thursday.", [("Dana", "meeting_date", "2024-03-07", A)], True),
+    # whoever moves a plan, it stays its owner's; the new time may hang under "back"/"up"
+    ("They have moved the surgery again, to March 27.", [("Dana", "surgery_date", "2024-03-27", A)], True),
+    ("The clinic rescheduled my appointment for next Tuesday.", [("Dana", "appointment_date", "2024-03-12", A)], True),
+    ("The dentist appointment got pushed back to Friday.", [("Dana", "dentist_appointment_date", "2024-03-08", A)], True),
+    ("My flight was moved up to April 2.", [("Dana", "flight_date", "2024-04-02", A)], True),
     # numbers
     ("Response time is now 250ms.", [("Dana", "response_time", "250 ms", A)], True),
     ("Our p95 latency dropped to 180 ms.", [("Dana", "p95_latency", "180 ms", A)], True),
@@ -502,6 +515,17 @@ def test_resolve_intervals():
     r = resolve("in 2019", REF, 0)
     assert (r.start, r.end) == (d("2019-01-01"), d("2020-01-01"))
     assert resolve("Feb 29", dt.datetime(2025, 3, 1, tzinfo=UTC), -1).iso() == "2024-02-29"
+
+
+def test_a_moved_plans_new_time_is_its_nearest_not_the_past_one():
+    from midas_graph._timeexpr import find
+
+    said = dt.datetime(2023, 10, 10, 13, 30, tzinfo=UTC)
+    days = lambda text: [r.start.date().isoformat() for _, _, r in find(text, said)]
+    # "moved" is past, but the time a plan moved to is the plan's: November 7 is four weeks on
+    assert days("They have moved the surgery again, to November 7.") == ["2023-11-07"]
+    assert days("The trip is postponed until March.") == ["2024-03-01"]
+    assert days("I moved to Denver in March.") == ["2023-03-01"]  # a move of a person stays behind
 
 
 def test_parse_duration():

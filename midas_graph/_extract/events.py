@@ -13,6 +13,11 @@ from .lexicon import _DATE_ATTRS, _EVENTS, _EVENT_VERBS, _GENERIC_MODS
 from .subjects import owner_of, resolve_subject
 from .tokens import _child, _children, attr_key
 
+_PARTICLES = frozenset(("back", "up", "forward", "out", "ahead", "again"))
+#: verbs that move a plan from one time to another (not those that set one: "booked for")
+_MOVING_VERBS = frozenset(("move", "push", "postpone", "reschedule", "delay", "bump", "shift", "slip", "slide",
+                           "pull", "bring", "advance", "change"))
+
 
 def date_key(w, h, key: str, acomp) -> str | None:
     low = h.lower_
@@ -68,7 +73,10 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
     if owner is None:
         return False
     date_tok = None
-    for p in _children(v, "prep"):
+    # "pushed back to Friday", "moved up to June 3", "brought forward to May": the time
+    # may hang under the particle
+    heads = [v, *(c for c in v.children if c.dep_ in ("advmod", "prt", "prep") and c.lower_ in _PARTICLES)]
+    for p in (p for hd in heads for p in _children(hd, "prep")):
         if p.lower_ in ("to", "until", "till", "for", "on", "in", "by", "at"):
             po = _child(p, "pobj")
             if po is not None and w.is_time_tok(po):
@@ -86,8 +94,10 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
     tr = w.resolve_time_tok(date_tok, -1 if tense == "past" and lemma in ("happen", "be") else 1)
     entry = w.time_of(date_tok)
     val = tr.iso() if tr is not None else entry[2]
+    # a plan that moved has one new time: the times it had before end ("moved to", "postponed to")
+    moved = lemma in _MOVING_VERBS and date_tok.head.lower_ in ("to", "until", "till", "for")
     w.emit(owner, akey, val, v=v, pol="assert" if pol != "negate" else pol, tense="present", tv=tv, state=False,
-               value_toks=[ctx.doc[i] for i in entry[0]], rule="event_change", conf=1.0)
+               value_toks=[ctx.doc[i] for i in entry[0]], rule="event_change", conf=1.0, change=moved)
     return True
 
 

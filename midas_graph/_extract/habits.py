@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS
+from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS, _HABITUAL, _PRACTICE_VERBS
 from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _np_text, _value_of
 
 
@@ -104,9 +104,61 @@ def activity_text(t) -> str:
 
 def h_go(w, v, st, pol, tense, tv) -> None:
     """ "I went vegan last month", "I've gone fully vegetarian since New Year's": the diet changes
-    (and holds now). Any other "go" is read as a measure or a date ("rent went up to $2,000")."""
-    if not diet_change(w, v, st, pol, tense, tv) and not switched_to(w, v, st, pol, tense, tv):
-        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+    (and holds now). "I go running every morning", "I've been going climbing": a habit. Any
+    other "go" is read as a measure or a date ("rent went up to $2,000")."""
+    if diet_change(w, v, st, pol, tense, tv) or switched_to(w, v, st, pol, tense, tv):
+        return
+    xc = next((c for c in v.children if c.dep_ == "xcomp" and c.tag_ == "VBG" and is_activity(c)
+               and _child(c, "dobj") is None), None)
+    if xc is not None and _habit_now(v, tense, pol):
+        _practice(w, v, st, pol, tv, xc.lower_, [xc], rule="go_activity")
+        return
+    w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+
+
+def h_do(w, v, st, pol, tense, tv) -> None:
+    """ "I do yoga on Sundays", "I'm doing pilates now", "Doing swimming at the lido instead": a habit."""
+    o = _child(v, "dobj")
+    fragment = v.tag_ == "VBG" and _child(v, "nsubj", "aux") is None  # "Doing swimming instead, ..."
+    if o is None or not is_activity(o) or not _habit_now(v, tense, pol, fragment=fragment):
+        return
+    _practice(w, v, None if fragment else st, pol, tv, activity_text(o), list(o.subtree), rule="do_activity")
+
+
+def h_practice(w, v, st, pol, tense, tv) -> None:
+    """ "I run three times a week", "I swim every morning now": an activity verb with a word of
+    frequency is a habit; with an object it is something else ("I run a bakery")."""
+    if _child(v, "dobj") is not None or tense != "present" or (v.tag_ not in ("VBP", "VBZ") and pol != "cease"):
+        return
+    if not _habitual(v) and pol != "cease":
+        return
+    _practice(w, v, st, pol, tv, _PRACTICE_VERBS[v.lemma_.lower()], [v], rule="practice")
+
+
+def _habit_now(v, tense: str, pol: str, fragment: bool = False) -> bool:
+    """Said of now: the present ("I do yoga"), the progressive ("I'm doing pilates", "I've been
+    going climbing"), or a sentence-opening "-ing" fragment ("Doing swimming instead")."""
+    if pol == "negate":
+        return False
+    if fragment:
+        return v.tag_ == "VBG" and all(t.pos_ in ("ADV", "INTJ", "PUNCT", "SPACE", "CCONJ")
+                                       for t in v.doc[v.sent.start:v.i])
+    return tense in ("present", "progressive") or (tense == "perfect" and v.tag_ == "VBG")
+
+
+def _habitual(v) -> bool:
+    words = {t.lower_ for c in v.children if c.dep_ in ("advmod", "npadvmod", "prep", "advcl") for t in c.subtree}
+    return bool(words & _HABITUAL)
+
+
+def _practice(w, v, st, pol, tv, value: str, toks, *, rule: str) -> None:
+    from .subjects import _Implicit
+
+    subj = w.subject(st if st is not None else _Implicit(v))
+    if subj is None or not subj.person:
+        return
+    w.emit(subj, "habit", value, v=v, pol="cease" if pol == "cease" else "assert", tense="present", tv=tv,
+           value_toks=toks, rule=rule, past_means_cease=False, conf=0.9)
 
 
 #: attributes a "switched to Y" after a stopped habit carries on

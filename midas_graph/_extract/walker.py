@@ -208,6 +208,9 @@ class Walker:
                         add(c)  # "I started eating fish again, so I'm pescatarian now": a state that follows
                     elif mark is None and c.i < v.i and v.lemma_.lower() not in _REPORT_HEADS and _child(c, "nsubj") is not None and c.tag_ == "VBD":
                         add(c)
+                    elif mark is None and c.i == c.sent.start and c.tag_ == "VBG" and c.lemma_.lower() == "do" \
+                            and _child(c, "nsubj") is None:
+                        add(c)  # "Doing swimming at the lido instead, it's gentler": the speaker's habit
                 elif c.dep_ == "acomp" and c.lemma_.lower() in _GLAD_ADJECTIVES:
                     for cc in c.children:
                         if cc.dep_ in ("xcomp", "ccomp") and cc.lemma_.lower() in _SAY_VERBS:
@@ -301,8 +304,10 @@ class Walker:
             return
         if st is not None and st.lower_ == "it" and lemma in ("mean",):
             return
-        # "we pushed the launch to June", "we moved the launch to May 17"
-        if st is not None and (st.lower_ in _FIRST or _is_name(st, ctx)) and lemma in _EVENT_VERBS:
+        # "we pushed the launch to June", "we moved the launch to May 17", "they have moved the
+        # surgery again, to November 7", "the clinic rescheduled my appointment for Tuesday":
+        # whoever moves it, the event's owner is the one its noun names, or the speaker
+        if st is not None and lemma in _EVENT_VERBS and lemma not in ("be", "get", "take"):
             o = _child(v, "dobj")
             if o is not None and o.pos_ in ("NOUN", "PROPN") and event_change(self, **args, h=o):
                 return
