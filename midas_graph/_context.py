@@ -24,7 +24,7 @@ import math
 import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
-from typing import Callable, Literal
+from typing import Callable, Literal, Sequence
 
 import numpy as np
 
@@ -122,6 +122,10 @@ UNSAID = True
 #: and 0.7% of categories 1-4; any two given nouns in one sentence instead of
 #: side by side: 23% and 2%.
 UNSAID_PAIRS = True
+#: ... but a pair is the asked entity's when one of their turns holds both
+#: terms ("referred me to an eye surgeon for the cataract ... The surgery is
+#: set for October 3" is their cataract surgery).
+UNSAID_PAIR_ONE_TURN = True
 #: Someone else's turn fits the asked words (for dominance) through its own
 #: sentences only, as the asked entity's does: a question the other speaker
 #: asks ("Do you ever swim at the lake?") is not their own lake. All 10 LoCoMo
@@ -444,11 +448,25 @@ def _unsaid(idx, keys: dict[str, set[str]], nouns: tuple[str, ...]) -> tuple[lis
     others = [c for k, c in voiced.items() if k not in focus_keys]
     out = []
     for noun, stems in zip(nouns, _tokenize(list(nouns))):
-        if " " in noun:  # a pair ("art show") is voiced only as the two terms side by side
+        pair = stems if " " in noun and len(stems) == 2 else None
+        if " " in noun:  # a pair ("art show") is voiced by others only as the two terms side by side
             stems = [" ".join(stems)] if len(stems) == 2 else []
-        if stems and all(any(t in c for c in others) and not any(t in c for c in mine) for t in stems):
+        if stems and all(any(t in c for c in others) and not any(t in c for c in mine) for t in stems) and not (
+                pair is not None and UNSAID_PAIR_ONE_TURN and _in_one_turn(idx, focus_keys, pair)):
             out.append(noun)
     return out, speakers
+
+
+def _in_one_turn(idx, keys: set[str], stems: list[str]) -> bool:
+    """Whether one turn of the asked entities holds every term: "referred me to
+    an eye surgeon for the cataract ... The surgery is set for October 3" is
+    their cataract surgery, though the two words are not side by side."""
+    for r, (kind, i) in enumerate(idx.keys):
+        if kind == "episode" and idx.speakers.get(i) in keys and idx.voice[r] is not None:
+            own = idx.voice[r][0]
+            if all(t in own for t in stems):
+                return True
+    return False
 
 
 #: Words that turn what a question asks the other way ("What does Nate
@@ -580,6 +598,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         words = " ".join([attribute, *(reg.question_words(attribute) if asked_as else reg.spellings(attribute))])
         return bool(asked_stems & _words(words.replace("_", " ")))
 
+    if NAMED_BELIEFS and focus_ids and info.terms:
+        hits = hits + _named_beliefs(mem, hits, focus_ids, group_id, valid_at, known_at,
+                                     lambda a: attr_asked(a))
     past_hits: list[Hit] = []
     timed = asked is not None and asked.placed  # answered as of the asked time
     versions: list[Fact] = []  # every held version of the asked beliefs (a timed question)
@@ -593,7 +614,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                                        seen={h.fact.vid for h in hits if h.fact is not None},
                                        first=attr_asked)
 
-    hits, outdated = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past, group_id=group_id)
+    hits, outdated, dropped = _mark_stale_episodes(mem, hits, valid_at, known_at, keep=info.about_past,
+                                                   group_id=group_id)
     mentioned = mem._store.episodes_mentioning(focus_ids) if focus_ids else {}
     about_ids = set(focus_ids)
     mention_sets = {eid: set(eps) for eid, eps in mentioned.items()}
@@ -720,7 +742,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     then_named = False  # a belief of the asked entity that held then names what is asked
     known_since: list[tuple[bool, Fact]] = []  # the asked entity's beliefs that name it (attribute asked by name?)
     again = {h.fact.vid for h in past_hits}  # versions _past_versions brings with their place in time
-    for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits)]:
+    # the turns dropped as stale still show what the asked entity spoke of (STALE_GROUNDS)
+    ground_only = {h.id for h in dropped} if STALE_GROUNDS else set()
+    anchors: list[tuple[float, Hit, bool]] = []
+    for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits),
+                    *((h, False) for h in dropped if h.id in ground_only)]:
         if not past and h.fact is not None and h.fact.vid in again:
             continue
         period = None
@@ -780,6 +806,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         base = max(h.score, top_hit) if named and NAMED_FACT_FIRST else h.score
         if named and timed and attr_asked(h.fact.attribute):
             base *= ATTRIBUTE_FIRST  # "where did I live": lives_in before job_title ("living")
+        if h.kind == "episode" and h.id in ground_only:
+            # grounds, sets the floor and brings its later changes (FOLLOW_UPS), never shown
+            anchors.append((base * weight, h, False))
+            continue
         scored.append((base * weight, h, past))
     # Grounded: something about the asked entity speaks to the asked words, and
     # it is not dwarfed by the same words about someone else (asked about
@@ -841,9 +871,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     scored.sort(key=lambda x: -x[0])
     if FOLLOW_UPS and not info.about_past and not timed:
-        scored = _with_follow_ups(mem, idx, scored, group_id)
+        scored = _with_follow_ups(mem, idx, scored, group_id, anchors)
     tells = TELLS_OF and (timed or bool(info.dates) or bool(_WHEN_Q.search(query)))
-    floor = scored[0][0] * RELEVANCE_FLOOR if scored else 0.0
+    floor = max(scored[0][0], max((a[0] for a in anchors), default=0.0)) * RELEVANCE_FLOOR if scored else 0.0
     scored = [x for x in scored if x[0] >= floor]
     chosen: list[ContextItem] = []
     used = header_tokens
@@ -883,6 +913,7 @@ FOLLOW_UPS = True
 FOLLOW_ROWS = 3
 UPDATE_ROWS = 200
 UPDATE_SHARE = 0.05
+UPDATES_PER_TURN = 3
 _FOLLOWS = re.compile(r"^\W*(?:(?:and|but|so|oh|ok|okay|also|actually|well)[\s,]+)*"
                       r"(?:it(?:['’]s| is| was| has| got| will)?|now|update|scratch that|change of plans?)\b", re.I)
 _CHANGE = re.compile(r"\b(?:pushed|postponed|moved|delayed|rescheduled|brought forward|cancell?ed|changed|switched"
@@ -893,18 +924,27 @@ _NEW_VALUE = re.compile(r"\d|(?i:\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|no
 
 
 def _changes(text: str) -> bool:
-    """Whether a turn says a change to a new value ("pushed to 26 March")."""
-    m = _CHANGE.search(text)
+    """Whether a turn says a change to a new value ("pushed to 26 March"), or
+    corrects one ("I said Kitsilano, but I meant Kerrisdale": the correction
+    phrases of schema/extract/corrections.toml)."""
+    m = _CHANGE.search(text) or _corrects(text)
     return m is not None and _NEW_VALUE.search(text, m.start()) is not None
+
+
+def _corrects(text: str):
+    from ._extract.corrections import _CORR_STRONG
+
+    return _CORR_STRONG.search(text)
 
 
 _SAID_BY = re.compile(r"^[^:\n]{1,60}:\s*")  # the "Speaker: " an indexed turn's text begins with
 
 
-def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
+def _with_follow_ups(mem, idx, scored: list, group_id: str, anchors: Sequence = ()) -> list:
     """``scored`` with the follow-ups (FOLLOW_UPS) and updates (_changes) of
     its best episodes, each placed just above the turn it goes on from
-    (added, or lifted if it scored lower)."""
+    (added, or lifted if it scored lower). ``anchors``: stale turns not
+    shown whose follow-ups and updates are (STALE_GROUNDS)."""
     lift: dict[str, tuple[float, str]] = {}
     idf = idx.idf()
     n = len(idx.tokens)
@@ -933,22 +973,30 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
         rare = {t for t in idx.tokens[r] if idf.get(t, 0.0) >= rare_idf}
         if not rare:
             return
+        found = 0
         for j in range(r + 1, min(r + 1 + UPDATE_ROWS, len(idx.keys))):
             kind, nid = idx.keys[j]
             if kind != "episode" or idx.speakers.get(nid) != who or nid in lift or (cold is not None and cold[j]):
                 continue
             if rare & set(idx.tokens[j]) and len(idx.texts[j]) < 600 and _changes(said(j)):
+                # each change of another of its words ("the lease begins July 1, not June 1",
+                # then "I said Kitsilano, but I meant Kerrisdale"), up to UPDATES_PER_TURN
                 lift[nid] = (s * 1.002, eid)
                 if depth < 3:
                     later(j, s * 1.002, nid, depth + 1)
-                break
+                found += 1
+                rare = rare - set(idx.tokens[j])
+                if found >= UPDATES_PER_TURN or not rare:
+                    break
 
-    for s, h, sup in scored[:5]:
+    for s, h, sup in sorted([*scored[:5], *anchors], key=lambda x: -x[0])[:5]:
         if h.kind != "episode" or sup or h.id in lift:
             continue
         r = idx.row.get(("episode", h.id))
         if r is not None:
             later(r, s, h.id)
+    if FACT_UPDATES:
+        _fact_updates(mem, idx, scored[:5], lift)
     if not lift:
         return scored
     out = []
@@ -967,6 +1015,43 @@ def _with_follow_ups(mem, idx, scored: list, group_id: str) -> list:
                                {"follows": after}), False))
     out.sort(key=lambda x: -x[0])
     return out
+
+
+#: A later turn that names what a shown belief is about and says a change
+#: ("The Kyoto trip is moved to November 2" is held; then "We have postponed
+#: Kyoto again, to March 2025", which extraction did not read) comes with the
+#: belief, just above it: the newest word on it. The turns said after the
+#: belief's own turn that name its subject (or its value, when the subject
+#: is someone who speaks), up to FACT_UPDATES_PER_BELIEF of the latest.
+FACT_UPDATES = True
+FACT_UPDATES_PER_BELIEF = 2
+
+
+def _fact_updates(mem, idx, top: list, lift: dict[str, tuple[float, str]]) -> None:
+    cold = idx.cold if len(idx.cold) == len(idx.keys) else None
+    speakers = {k.rsplit("\x1f", 1)[-1] for k in idx.speaker_keys}
+    for s, h, sup in top:
+        f = h.fact
+        if h.kind != "fact" or sup or f is None:
+            continue
+        src = idx.row.get(("episode", f.episode_id)) if f.episode_id else None
+        if src is None:
+            continue
+        names = [n for n in (f.subject, str(f.value)) if len(n) >= 3 and n.casefold() not in speakers]
+        if not names:
+            continue
+        said = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b", re.I)
+        found = 0
+        for r in range(len(idx.keys) - 1, src, -1):  # the latest first
+            kind, eid = idx.keys[r]
+            if kind != "episode" or eid in lift or (cold is not None and cold[r]) or not idx.times[r] > idx.times[src]:
+                continue
+            text = _SAID_BY.sub("", idx.texts[r], count=1)
+            if len(text) < 600 and said.search(text) and _changes(text):
+                lift[eid] = (s * 1.002, h.id)
+                found += 1
+                if found >= FACT_UPDATES_PER_BELIEF:
+                    break
 
 
 #: A question whether a value still holds asks about that value's attribute:
@@ -1001,6 +1086,38 @@ def _value_asks_attribute(mem, info: QueryInfo, focus_ids: list[str], group_id: 
         return info
     nouns = (*info.nouns, *added) if info.nouns else info.nouns
     return replace(info, terms=(*info.terms, *added), nouns=nouns)
+
+
+#: A turn dropped because everything it stated no longer holds still shows
+#: what its speaker spoke of: "referred me to an eye surgeon for the cataract
+#: ... The surgery is set for October 3" makes the cataract surgery the
+#: user's after the date moved ("They have moved the surgery again, to
+#: November 7" names no cataract). It counts for grounding, never as a line.
+STALE_GROUNDS = True
+
+#: A held belief of the asked entity whose attribute the question names by
+#: name ("When is my cataract surgery?": surgery_date) is a candidate whatever
+#: its wording ("They have moved it again, to November 7" shares no word with
+#: the question and ranks below older turns that do): it joins recall's hits,
+#: ranked with the last of them, and the grounding rules judge it as any other.
+NAMED_BELIEFS = True
+
+
+def _named_beliefs(mem, hits: list[Hit], focus_ids: list[str], group_id: str, valid_at, known_at,
+                   named: Callable[[str], bool]) -> list[Hit]:
+    have = {h.fact.vid for h in hits if h.fact is not None}
+    held = [f for f in mem._store.facts_of(focus_ids, group_id=group_id, valid_at=valid_at, known_at=known_at)
+            if f.vid not in have and named(f.attribute)]
+    if not held:
+        return []
+    low = min((h.score for h in hits), default=1.0)
+    store = mem._store
+    out = []
+    for f in held:
+        ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
+        out.append(Hit("fact", f.id, f.text, low, f, None, f.episode_id, ep.name if ep else None, f.valid_from,
+                       {"named": True}))
+    return out
 
 
 def _belief_words(mem, f: Fact) -> str:
@@ -1216,14 +1333,15 @@ def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: l
 
 
 def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
-                         keep: bool, group_id: str) -> tuple[list[Hit], dict[str, str]]:
+                         keep: bool, group_id: str) -> tuple[list[Hit], dict[str, str], list[Hit]]:
     """An episode whose every stated fact no longer holds (superseded, ended,
     retracted) restates a stale belief: keep it only for questions about the
     past, and never first. Also returns, for each kept episode, what it
-    stated that no longer holds ("employer Google"), for its line to say so."""
+    stated that no longer holds ("employer Google"), for its line to say so,
+    and the episodes dropped."""
     ep_ids = [h.id for h in hits if h.kind == "episode"]
     stated = mem._store.facts_from_episodes(ep_ids, group_id) if ep_ids else {}
-    out, outdated = [], {}
+    out, outdated, dropped = [], {}, []
     for h in hits:
         versions = stated.get(h.id) if h.kind == "episode" else None
         if versions:
@@ -1231,6 +1349,7 @@ def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
                      if f.held_at(known_at) and (f.valid_at(valid_at) or f.valid_from > valid_at)}
             if not holds:
                 if not keep:
+                    dropped.append(h)
                     continue
                 h = Hit(h.kind, h.id, h.text, h.score * 0.5, h.fact, h.episode, h.source, h.source_name,
                         h.time, {**h.why, "stale": 1})
@@ -1239,4 +1358,4 @@ def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
                 outdated[h.id] = ", ".join(f"{f.attribute.replace('_', ' ')} {f.value}"
                                            for f in sorted(gone.values(), key=lambda f: f.attribute))
         out.append(h)
-    return out, outdated
+    return out, outdated, dropped

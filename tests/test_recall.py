@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from importlib import resources
 
@@ -18,7 +19,8 @@ pytestmark = pytest.mark.engine
 
 def _add_chat(mem, chat: list[tuple[str, str]]) -> None:
     """(speaker, text) turns, one a day from 2023-06-01."""
-    mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"2023-06-0{1 + i}T10:00"}
+    day = dt.date(2023, 6, 1)
+    mem.add_episodes([{"content": c, "speaker": s, "reference_time": f"{day + dt.timedelta(days=i)}T10:00"}
                       for i, (s, c) in enumerate(chat)])
 
 
@@ -1001,3 +1003,76 @@ def test_a_question_may_name_an_extracted_attribute_by_its_category():
         ctx = mem.context("What am I allergic to?", speaker="Ana")
         assert not ctx.abstain and "sulfa drugs" in ctx.text, ctx.text
         assert mem.context("What car do I drive?", speaker="Ana").abstain
+
+
+#: Small talk between the turns a test is about, so that recall alone does not bring every turn.
+_FILLER = [(who, text) for pair in zip(
+    [("Ana", f"Had {x} for lunch today, it was {y}.") for x, y in [
+        ("ramen", "great"), ("a salad", "fine"), ("tacos", "messy"), ("soup", "too salty"), ("pizza", "cold"),
+        ("curry", "spicy"), ("a sandwich", "dry"), ("sushi", "fresh"), ("dumplings", "perfect"),
+        ("pasta", "heavy"), ("a burrito", "huge"), ("pho", "comforting")]],
+    [("Bot", f"{x} sounds {y}!") for x, y in [
+        ("That", "tasty"), ("Lunch", "nice"), ("It", "fun"), ("Food", "good"), ("That", "rough"),
+        ("It", "hot"), ("Well, that", "sad"), ("That", "lovely"), ("It", "delicious"), ("That", "filling"),
+        ("It", "big"), ("That", "cosy")]]) for who, text in pair]
+
+
+def test_each_later_change_of_a_turn_comes_with_it(monkeypatch):
+    """A turn corrected twice, on two of its words: both corrections come with it
+    (UPDATES_PER_TURN), the second though it shares no word with the first."""
+    import midas_graph._context as context_mod
+
+    chat = [("Ana", "We got the keys to a flat in Shoreditch, the tenancy starts 1 March."),
+            ("Bot", "Congratulations!"),
+            ("Ana", "Correction: the tenancy starts 8 March, not 1 March. The agent changed it."),
+            ("Bot", "Updated."),
+            *_FILLER,
+            ("Ana", "And I said Shoreditch, but I meant Hoxton. Shoreditch was the other viewing.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "Where is our new flat?"
+        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        assert "Hoxton" in said and "8 March" in said, said
+        monkeypatch.setattr(context_mod, "UPDATES_PER_TURN", 1)
+        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        assert "Hoxton" not in said, said
+
+
+def test_a_moved_plan_is_still_the_one_its_first_turn_named(monkeypatch):
+    """"When is my wisdom tooth procedure?" after the date moved: the turn that
+    moved it names no wisdom tooth, and the turn that did is stale; it still shows
+    the procedure is the asker's (STALE_GROUNDS), and the new date answers."""
+    import midas_graph._context as context_mod
+
+    chat = [("Ana", "My dentist referred me to a surgeon for my wisdom tooth. The procedure is set for July 3."),
+            ("Bot", "Noted: wisdom tooth procedure on July 3."),
+            ("Ana", "The clinic has moved the procedure to July 10.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert [f.value for f in mem.as_of("Ana", "procedure_date")] == ["2023-07-10"]
+        asked = "When is my wisdom tooth procedure?"
+        ctx = mem.context(asked, speaker="Ana")
+        assert not ctx.abstain and "2023-07-10" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "STALE_GROUNDS", False)
+        assert mem.context(asked, speaker="Ana").abstain
+
+
+def test_a_later_turn_that_changes_what_a_belief_is_about_comes_with_it(monkeypatch):
+    """A held belief about the Lisbon trip, then a turn extraction does not read
+    ("postponed Lisbon, to March") that mentions Lisbon and says a change: it is
+    shown with the belief (FACT_UPDATES)."""
+    import midas_graph._context as context_mod
+
+    chat = [("Ana", "The Lisbon trip is moved to November 2."),
+            ("Bot", "Noted."),
+            *_FILLER,
+            ("Ana", "We have postponed Lisbon again, to March. Work is too busy.")]
+    monkeypatch.setattr(context_mod, "UPDATE_ROWS", 0)  # not as the later change of a shown turn
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "When is the Lisbon trip?"
+        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        assert "to March" in said, said
+        monkeypatch.setattr(context_mod, "FACT_UPDATES", False)
+        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        assert "to March" not in said, said
