@@ -188,7 +188,16 @@ def cessation_targets(current: Sequence[Fact], attribute: str, value: object) ->
         return pool
     probe = Fact(id="", group_id="", subject="", attribute=attribute, value=value, text="",
                  valid_from=_dt.datetime.min, valid_to=None, recorded_at=_dt.datetime.min, expired_at=None)
-    return [f for f in pool if same_value(f, probe)]
+    return [f for f in pool if same_value(f, probe) or _ends_with(f.value, value)]
+
+
+def _ends_with(held: object, said: object) -> bool:
+    """A name said by its last words ends the value it shortens: "sold the Outback" ends
+    "Subaru Outback", "left Acme" does not end "Acme Labs" (the first words differ)."""
+    if not isinstance(held, str) or not isinstance(said, str):
+        return False
+    h, s = _norm(held).split(), _norm(said).split()
+    return 0 < len(s) < len(h) and h[-len(s):] == s and len(" ".join(s)) >= 3
 
 
 def resembles(a: str, b: str) -> bool:

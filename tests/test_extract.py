@@ -103,7 +103,19 @@ POSITIVE = [
     ("I've been going climbing with Sam.", [("Dana", "habit", "climbing", A)], True),
     ("Knee's shot. Doing pilates instead, it's gentler.", [("Dana", "habit", "pilates", A)], True),
     ("I run a small bakery.", [], True),
+    ("Throughput climbed to 800 rps.", [("Dana", "throughput", "800 rps", A)], True),  # a measure, no climbing
     ("I ran a marathon last year.", [], True),
+    # cars by make or model: bought, driven, had, sold
+    ("We drive a Subaru Outback.", [("Dana", "car", "Subaru Outback", A)], True),
+    ("We bought a used Tesla Model Y.", [("Dana", "car", "Tesla Model Y", A)], True),
+    ("We have a red Toyota Prius.", [("Dana", "car", "Toyota Prius", A)], True),
+    ("We sold the Outback.", [("Dana", "car", "Outback", C)], True),
+    ("I need a Tesla charger.", [], True),
+    # a visitor lives where they come from
+    ("My mom is visiting from Ohio next week.", [("Dana's mom", "lives_in", "Ohio", A)], True),
+    ("Tom is flying in from Leeds for the wedding.", [("Tom", "lives_in", "Leeds", A)], True),
+    ("My brother came back from Paris.", [], True),
+    ("I'm coming from work.", [], True),
     ("I have a dog named Rex.", [("Dana", "has_dog", "Rex", A)], True),
     ("We adopted a cat named Luna two days ago.", [("Dana", "has_cat", "Luna", A)], True),
     ("My dog's name is Biscuit.", [("Dana", "has_dog", "Biscuit", A)], True),
@@ -600,7 +612,7 @@ SECOND = [
     ("I grew up in Manila but now I live in Toronto.", [("Kim", "grew_up_in", "Manila", A), ("Kim", "lives_in", "Toronto", A)]),
     ("Raj is my brother-in-law.", []),
     ("My best friend is Priya.", [("Kim", "friend", "Priya", A)]),
-    ("I have a Tesla Model 3.", [("Kim", "has", "Tesla Model 3", A)]),
+    ("I have a Tesla Model 3.", [("Kim", "car", "Tesla Model 3", A)]),
     ("My parents live in Kerala.", [("Kim's parents", "lives_in", "Kerala", A)]),
     ("I stopped going to the gym.", []),
     ("I'm not into football.", [("Kim", "likes", "football", N)]),

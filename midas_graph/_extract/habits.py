@@ -41,6 +41,13 @@ def h_play(w, v, st, pol, tense, tv) -> None:
 
 
 def h_drive(w, v, st, pol, tense, tv) -> None:
+    """ "I drive a Subaru Outback" -> car (a make or model named); "I drive a truck" -> drives."""
+    from .possessions import car_claim
+
+    o = _child(v, "dobj")
+    if o is not None and pol == "assert" and tense in ("present", "perfect") and \
+            car_claim(w, w.subject(st), o, v, pol, tv, rule="drive_car"):
+        return
     habit(w, v, st, pol, tense, tv, attribute="drives")
 
 
@@ -121,6 +128,7 @@ def h_do(w, v, st, pol, tense, tv) -> None:
     o = _child(v, "dobj")
     fragment = v.tag_ == "VBG" and _child(v, "nsubj", "aux") is None  # "Doing swimming instead, ..."
     if o is None or not is_activity(o) or not _habit_now(v, tense, pol, fragment=fragment):
+        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
         return
     _practice(w, v, None if fragment else st, pol, tv, activity_text(o), list(o.subtree), rule="do_activity")
 
@@ -128,11 +136,16 @@ def h_do(w, v, st, pol, tense, tv) -> None:
 def h_practice(w, v, st, pol, tense, tv) -> None:
     """ "I run three times a week", "I swim every morning now": an activity verb with a word of
     frequency is a habit; with an object it is something else ("I run a bakery")."""
-    if _child(v, "dobj") is not None or tense != "present" or (v.tag_ not in ("VBP", "VBZ") and pol != "cease"):
-        return
-    if not _habitual(v) and pol != "cease":
+    if _child(v, "dobj") is not None or tense != "present" or (v.tag_ not in ("VBP", "VBZ") and pol != "cease") \
+            or (not _habitual(v) and pol != "cease") or not _person_subject(w, v, st):
+        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)  # "throughput climbed to 800 rps"
         return
     _practice(w, v, st, pol, tv, _PRACTICE_VERBS[v.lemma_.lower()], [v], rule="practice")
+
+
+def _person_subject(w, v, st) -> bool:
+    subj = w.subject(st) if st is not None else None
+    return subj is not None and subj.person
 
 
 def _habit_now(v, tense: str, pol: str, fragment: bool = False) -> bool:

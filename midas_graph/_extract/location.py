@@ -128,3 +128,23 @@ def h_base(w, v, st, pol, tense, tv) -> None:
                            is_entity=True, rule="based_in_org")
         return
     location_preps(w, subj, v, pol, tense, tv, v=v, rule="based_in")
+
+
+def h_visit(w, v, st, pol, tense, tv) -> None:
+    """ "My sister is coming from Gothenburg for two weeks", "my mom is visiting from Ohio",
+    "he flew in from Denver": a visitor lives where they come from (confidence 0.7). Only of
+    another person (the speaker coming from work says nothing of a home), a place name, and
+    not "back from" or "home from" (a return)."""
+    subj = w.subject(st) if st is not None else None
+    if pol != "assert" or any(c.lower_ in ("back", "home") for c in v.children if c.dep_ in ("advmod", "prt")) \
+            or subj is None or not subj.person or subj.is_speaker or st.lower_ in _FIRST:
+        w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)  # "the release comes out on May 3"
+        return
+    for p in _children(v, "prep"):
+        o = _child(p, "pobj")
+        if p.lower_ == "from" and o is not None and _ent_of(o) is not None and _ent_of(o).label_ == "GPE":
+            val, ent = _value_of(o, w.ctx)
+            w.emit(subj, "lives_in", val, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree),
+                   is_entity=ent, conf=0.7, rule="visit_from", past_means_cease=False)
+            return
+    w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .._timeexpr import word_number
 from .lexicon import (_ACQUIRED, _BUSINESSES, _CREDENTIALS, _GET_JOB, _MARITAL, _PETS, _PET_CANON, _POSSESSIONS,
-                      _RELATIONS)
+                      _RELATIONS, _VEHICLE_NAMES, _VEHICLE_NOUNS)
 from .numbers import _fmt_num
 from .subjects import poss_owner
 from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _np_text, _text
@@ -26,8 +26,40 @@ def named_in(w, o):
     return None
 
 
+def vehicle(o) -> str | None:
+    """The car a noun phrase names by make or model ("a used Tesla Model Y" -> "Tesla Model
+    Y", "the Outback" -> "Outback", "a red Toyota Prius" -> "Toyota Prius"), or None ("a car",
+    "a Tesla charger")."""
+    if o.pos_ not in ("PROPN", "NOUN", "NUM"):
+        return None
+    toks = [c for c in o.lefts if c.dep_ == "compound" or (c.pos_ == "PROPN" and c.dep_ in ("nmod", "amod"))]
+    toks.append(o)
+    toks += [c for c in o.rights if c.dep_ in ("nummod", "compound") and c.pos_ in ("NUM", "PROPN")]  # "Model 3"
+    words = " ".join(t.text for t in toks).rstrip(".,!?;:")  # "Model Y." at the end of a sentence
+    folded = words.casefold()
+    if not any(n == folded or folded.startswith(n + " ") or folded.endswith(" " + n) or f" {n} " in f" {folded} "
+               for n in _VEHICLE_NAMES):
+        return None
+    if o.lemma_.lower() not in _VEHICLE_NOUNS and o.pos_ == "NOUN" and folded.split()[-1] not in _VEHICLE_NAMES:
+        return None  # "a Tesla charger"
+    return words
+
+
+def car_claim(w, subj, o, v, pol, tv, *, rule: str) -> bool:
+    """A car named by make or model: car = its name (``cease`` when sold). True when read."""
+    name = vehicle(o)
+    if name is None or subj is None or not subj.person:
+        return False
+    w.emit(subj, "car", name, v=v, pol=pol, tense="present", tv=tv, value_toks=list(o.subtree), rule=rule,
+           past_means_cease=False, conf=0.9)
+    return True
+
+
 def acquire(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
-    """ "we adopted a cat named Luna", "I bought a car" -> has."""
+    """ "we adopted a cat named Luna", "I bought a car" -> has; "we bought a used Tesla Model
+    Y" -> car."""
+    if pol == "assert" and car_claim(w, subj, o, v, pol, tv, rule=rule + "_car"):
+        return
     lem = o.lemma_.lower()
     named = named_in(w, o)
     if named is not None:
@@ -88,6 +120,8 @@ def h_have(w, v, st, pol, tense, tv) -> None:
         for n in _conjuncts(named):
             w.emit(subj, key, _name_text(n), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(n.subtree), is_entity=True, rule="have_named")
         return
+    if pol == "assert" and tense != "past" and car_claim(w, subj, o, v, pol, tv, rule="have_car"):
+        return  # "we have a red Toyota Prius"
     nummod = _child(o, "nummod")
     if nummod is not None and o.tag_ in ("NNS", "NNPS") and (lem in _POSSESSIONS or low in _POSSESSIONS):
         n = word_number(nummod.text)
@@ -134,6 +168,8 @@ def h_sell(w, v, st, pol, tense, tv) -> None:
     if subj is None or not subj.person or pol != "assert" or tense not in ("past", "perfect"):
         return
     o = _child(v, "dobj")
+    if o is not None and car_claim(w, subj, o, v, "cease", tv, rule="sell_car"):
+        return  # "we sold the Outback"
     if o is None or poss_owner(o, w.ctx) is None and _child(o, "det") is None:
         return
     lem = o.lemma_.lower()
