@@ -18,7 +18,7 @@ from . import _importance, _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
-from ._revise import Judge, candidates, cessation_targets, correction_target, corrected_value, current_of
+from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import TimeLike, parse_time
@@ -36,6 +36,8 @@ EXTRACT_CHARS = 100_000
 #: episodes would be parsed at once otherwise).
 EXTRACT_BATCH_CHARS = 200_000
 SOURCES = ("message", "text", "json", "fact")
+#: A claim said as an addition asks NLI nothing (_revise.adds; eval/supersession_eval.py).
+ADDITIVE = True
 #: Speakers that are the agent itself (compared case-insensitively). What
 #: the agent says ("Updated: you started at Duolingo") is stored verbatim
 #: and recalled, but no fact is recorded from it: the agent is no witness of
@@ -614,8 +616,10 @@ class Ingest:
             vec = vectors.get(doc)
             if vec is None:  # a correction learns its attribute here, from the belief it corrects
                 vec = mem._embedder().embed([doc])[0]
-            close = judge.contradicted(candidates(current, draft.attribute, vec, fact_vecs, single=single),
-                                       claim.text)
+            # a claim said as an addition ("... penicillin as well", "I also play chess") replaces
+            # nothing: NLI is not asked (a single-valued attribute is still replaced by rule)
+            close = {} if ADDITIVE and adds(claim.text) else judge.contradicted(
+                candidates(current, draft.attribute, vec, fact_vecs, single=single), claim.text)
             if claim.change and not single:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
                             if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},

@@ -61,6 +61,17 @@ class Judge:
         return out
 
 
+#: Words that say a statement adds to what holds rather than replacing it
+#: ("I'm allergic to penicillin as well", "I also speak French", "another
+#: cat", "... too." at the end of a clause). Such a claim asks NLI nothing.
+_ADDS = re.compile(r"\b(?:also|as well|in addition|additionally|besides|another)\b|\btoo\s*[.!?,;)]*\s*$", re.I)
+
+
+def adds(text: str) -> bool:
+    """Whether a claim's sentence says it adds to what holds (:data:`_ADDS`)."""
+    return _ADDS.search(text.strip()) is not None
+
+
 def current_of(work: Working, subject_id: str, at: _dt.datetime) -> list[Fact]:
     """Held facts of one subject that are valid at ``at``."""
     return [

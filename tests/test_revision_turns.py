@@ -110,3 +110,23 @@ def test_a_labelled_correction_of_a_day_lands_on_that_date(mem):
     mem.add_episode("Correction: Marta's recital is the 12th of October, not the 5th.", speaker="Imke",
                     reference_time="2024-09-02")
     assert cur(mem, "Marta", "recital_date") == ["2024-10-12"]
+
+
+def test_a_value_said_as_an_addition_replaces_none(mem, monkeypatch):
+    """"... as well" adds to a multi-valued attribute: NLI is not asked, whatever it would
+    say of the two sentences (ADDITIVE). A plain new value is still judged by NLI."""
+    import midas_graph._episodes as episodes
+    from midas_graph._revise import adds
+
+    assert adds("Turns out I'm allergic to penicillin as well.") and adds("I also speak French.")
+    assert adds("I got another cat.") and adds("I'm allergic to nuts too.")
+    assert not adds("It's too expensive to fly.") and not adds("I'm allergic to penicillin.")
+    mem.add_episode("I'm allergic to shellfish.", speaker="Imke", reference_time="2024-03-01")
+    r = mem.add_episode("Turns out I'm allergic to penicillin as well.", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "allergy") == ["penicillin", "shellfish"] and r.superseded == []
+    asked = []
+    monkeypatch.setattr(episodes, "ADDITIVE", False)
+    judge = episodes.Judge.contradicted
+    monkeypatch.setattr(episodes.Judge, "contradicted", lambda self, c, t: asked.append(len(c)) or judge(self, c, t))
+    mem.add_episode("Turns out I'm allergic to latex as well.", speaker="Imke", reference_time="2024-03-03")
+    assert asked and asked[-1] >= 1  # without the rule, NLI is shown the held allergies
