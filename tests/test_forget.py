@@ -329,3 +329,37 @@ def test_consolidate_keeps_one_of_a_speakers_restatements(models):
         assert all(mem.episode(i).cold_at is None for i in cold) and mem.check() == []
         with pytest.raises(InvalidInputError, match="^threshold"):
             mem.consolidate(threshold=2)
+
+
+def test_cli_consolidate(models, db_path, capsys):
+    """`midas-graph consolidate` mirrors Memory.consolidate: a dry run writes
+    nothing, the real run makes the restatements cold as dup_of the kept turn."""
+    from midas_graph.cli import main
+
+    said = [("Cara", "What a beautiful sunny morning it is today!", 30),
+            ("Cara", "I live in Oslo.", 29),
+            ("Cara", "What a beautiful sunny morning it is today!!", 20),
+            ("Cara", "what a beautiful sunny morning it is today", 10)]
+    with Memory(db_path, clock=StepClock(NOW, dt.timedelta(seconds=1)), engine=ENGINE,
+                embedder=models[0], nli=models[1]) as mem:
+        ids = [mem.add_episode(t, speaker=s, reference_time=_at(days, i)).episode.id
+               for i, (s, t, days) in enumerate(said)]
+
+    def cli(*args):
+        code = main(["--db", db_path, "--engine", ENGINE, *args])
+        return code, capsys.readouterr().out
+
+    code, out = cli("consolidate", "--dry-run", "--json")
+    dry = json.loads(out)
+    assert code == 0 and dry["dry_run"] is True and len(dry["cold"]) == 2 and dry["groups"] == 1
+    code, out = cli("consolidate", "--threshold", "0.92")
+    assert code == 0 and out.startswith("2 restatement(s) went cold in 1 group(s) of 4 hot episode(s)")
+    for eid, kept in dry["cold"]:
+        assert f"{eid} dup_of {kept}" in out
+    code, out = cli("consolidate", "--json")
+    assert code == 0 and json.loads(out)["cold"] == []
+    with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        assert {e.id for e in mem.episodes() if e.cold_at is not None} == {eid for eid, _ in dry["cold"]}
+        assert ids[1] not in {eid for eid, _ in dry["cold"]} and mem.check() == []
+    code, out = cli("consolidate", "--threshold", "0.2")
+    assert code != 0
