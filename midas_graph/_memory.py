@@ -12,6 +12,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ._centrality import GraphScores
+from ._summaries import Summaries
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
@@ -210,6 +211,7 @@ class Memory:
         self._ingest: Any = None
         self._recall: Any = None
         self._graph_scores = GraphScores()  # forget(policy="graph"), per store generation
+        self._summaries = Summaries()  # extractive Entity.summary, per store generation
         self._clock = _handles.SharedClock(clock, handle.floor)
         try:
             last = self._store.meta("last_tx")
@@ -714,7 +716,8 @@ class Memory:
             hop |= {f.subject_id for f in self._store.facts_with_object([near], valid_at=now, known_at=now)
                     if f.group_id == group_id}
             scored.sort(key=lambda x: 0 if x[0].id == near else 1 if x[0].id in hop else 2)  # stable
-        return scored[:k]
+        scored = scored[:k]
+        return list(zip(self._summaries.fill(self, [e for e, _ in scored]), [s for _, s in scored]))
 
     @property
     def nli_threshold(self) -> float:
@@ -848,11 +851,35 @@ class Memory:
         """The entity a name or alias refers to (case-insensitive), or ``None``."""
         _text(name, "name")
         ids = self._store.lookup_names([alias_key(group_id, name)])
-        return self._store.entity(next(iter(ids.values()))) if ids else None
+        e = self._store.entity(next(iter(ids.values()))) if ids else None
+        return self._summaries.fill(self, [e])[0] if e is not None else None
 
     @_reads
     def entities(self, *, group_id: str = "default") -> list[Entity]:
-        return self._store.entities(group_id)
+        """Every entity of a group, each with its :meth:`entity_summary` where
+        none was given."""
+        return self._summaries.fill(self, self._store.entities(group_id))
+
+    @_reads
+    def entity_summary(self, name: str, *, group_id: str = "default") -> str:
+        """What the memory holds now about an entity (a name or alias), in a
+        line built from its current beliefs, no LLM (docs/forgetting.md,
+        "Entity summaries"): ``"Ana: lives in Lisbon; employer Siemens; likes
+        tea, jazz."``, the most important first, at most 280 characters; ``""``
+        when it is the subject of no current belief. :meth:`entity`,
+        :meth:`entities` and :meth:`search_entities` return it as
+        ``Entity.summary`` unless a summary was given (``add_entity``). It is
+        computed, never stored: no fact changes because of it. Raises
+        :class:`~midas_graph.NotFoundError` for an unknown name."""
+        from ._summaries import summaries
+
+        _text(name, "name")
+        _text(group_id, "group_id")
+        ids = self._store.lookup_names([alias_key(group_id, name)])
+        e = self._store.entity(next(iter(ids.values()))) if ids else None
+        if e is None:
+            raise NotFoundError(f"name: no entity {name!r} in group {group_id!r}")
+        return summaries(self._store, [e], group_id, self.now())[e.id]
 
     @_reads
     def as_of(
