@@ -37,7 +37,10 @@ the memory was exported into and imported from (cold episodes carry no vectors),
 after a checkpoint; ``rebuilt_pages_used`` the pages its column chunks use (the
 file itself grows in steps of many pages). The target: the pages in use fall by
 at least the bytes the forget reports say went since keep-100% (the vectors of
-what went cold).
+what went cold). ``vacuum``: after the ``value`` policy's last level,
+``Memory.vacuum()`` rebuilds the memory's own file in place (file bytes before
+and after, and the as-of hash after it); the later policies run on the
+vacuumed file.
 
 Data:
 
@@ -287,6 +290,14 @@ def run_history(mem, group: str, episodes: Sequence[dict], questions: Sequence[d
                 b = {"in_place": dir_bytes(dbdir), "rebuilt": rb, "rebuilt_pages_used": used,
                      "episode_bytes_went": full_episode_bytes - report.bytes_after}
                 out["bytes"][str(level)] = b
+            if measure_bytes and dbdir and label == "value" and level == min(levels):
+                # Memory.vacuum on the memory itself: the file rebuilt in place, every answer the same
+                mem._store.checkpoint()
+                v = mem.vacuum()
+                out["bytes"]["vacuum"] = {"level": level, "file_before": v["bytes_before"],
+                                          "file_after": v["bytes_after"],
+                                          "hash_ok": belief_hash(mem, group, *hash_grid) == base_hash}
+                out["hash_ok"] &= out["bytes"]["vacuum"]["hash_ok"]
             if trace:
                 out["trace"] += trace_rows(mem, group, label, level, report, gold, ids, by_id, graph)
             if log:
@@ -639,6 +650,22 @@ def targets(summary: dict) -> dict:
                                   "ok": fall >= went})
     if falls:
         t["bytes fall at least in proportion (rebuilt file)"] = {"ok": all(f["ok"] for f in falls), "rows": falls}
+    vac = []
+    for ds in ("synthetic", "locomo"):
+        for name, h in summary.get(ds, {}).get("histories", {}).items():
+            b = h.get("bytes") or {}
+            v = b.get("vacuum")
+            if not v or "1.0" not in b:
+                continue
+            level = str(v["level"])
+            went = (b.get(level) or {}).get("episode_bytes_went")
+            fall = b["1.0"]["rebuilt"] - v["file_after"]  # against the whole memory rebuilt at keep-100%
+            vac.append({"history": name, "level": level, "file_before": v["file_before"],
+                        "file_after": v["file_after"], "keep100_rebuilt": b["1.0"]["rebuilt"],
+                        "fall_vs_keep100": fall, "went": went,
+                        "fall_over_went": round(fall / went, 3) if went else None, "hash_ok": v["hash_ok"]})
+    if vac:
+        t["Memory.vacuum after forget (file bytes)"] = {"ok": all(r["hash_ok"] for r in vac), "rows": vac}
     return t
 
 

@@ -1159,6 +1159,76 @@ class Memory:
         return {"group_id": group_id, "horizon": horizon.isoformat(), "versions_dropped": dropped,
                 "beliefs_dropped": len(gone), "dry_run": dry_run}
 
+    def vacuum(self) -> dict[str, Any]:
+        """Shrink the database file by rebuilding it (docs/forgetting.md,
+        "Vacuum"): neither engine gives pages back in place, so what
+        :meth:`forget`, ``purge`` and :meth:`compact` dropped, and what many
+        checkpoints left behind, stays in the file until it is rebuilt. The
+        memory is exported into a new file beside it, the copy must pass
+        :meth:`check` and hold the same counts, then it replaces the file
+        (``os.replace``: atomic) and this Memory goes on on the new file.
+        Nothing is lost: ids, versions, times, tiers and digests are carried
+        as an export carries them.
+
+        Refused (nothing changed) for an in-memory or read-only memory, or when
+        another Memory of this process shares the file. Run it when no other
+        process has the file open (the engine's lock keeps other writers out
+        while the copy is made; a reader of another process would keep
+        reading the old file). Returns ``{"path", "bytes_before",
+        "bytes_after", "rows"}``."""
+        from ._errors import DamagedError, MidasError
+        from ._io import export_rows, import_rows
+
+        self._writable()
+        path, engine, handle = self.path, self.engine, self._handle
+        if path is None:
+            raise InvalidInputError("path", "an in-memory memory has no file to vacuum")
+        if handle is None or handle.refs > 1:
+            raise InvalidInputError("path", f"{path!r} is shared by another Memory of this process: close it first")
+        tmp = f"{path}.vacuum"
+
+        def size(p: str) -> int:
+            return sum(os.path.getsize(x) for x in (p, f"{p}.wal") if os.path.isfile(x))
+
+        def drop(p: str) -> None:
+            for x in (p, f"{p}.wal", f"{p}.lock"):
+                if os.path.isfile(x):
+                    os.remove(x)
+
+        self._store.checkpoint()
+        before = size(path)
+        drop(tmp)
+        counts = {k: self._store.count(k, None) for k in ("Entity", "Fact", "Episode")}
+        try:
+            with Memory(tmp, engine=engine, embedder=self._embedder_obj, nli=self._nli_obj,
+                        attributes=self.registry) as copy:
+                written = import_rows(copy, enumerate(export_rows(self), 1))
+                found = copy.check()
+                got = {k: copy._store.count(k, None) for k in counts}
+                if found:
+                    raise DamagedError(found, "the rebuilt copy (vacuum; the file was not touched)")
+                if got != counts:
+                    raise MidasError(f"vacuum: the rebuilt copy holds {got}, the file {counts}; "
+                                     "the file was not touched")
+        except BaseException:
+            drop(tmp)
+            raise
+        # the swap: close the file, put the copy in its place, open it again
+        clock = self._clock
+        self._handle = None
+        _handles.release(handle)
+        os.replace(tmp, path)
+        if os.path.isfile(f"{tmp}.wal"):
+            os.replace(f"{tmp}.wal", f"{path}.wal")
+        drop(tmp)
+        handle = _handles.acquire(path, engine, buffer_pool_mb=None, read_only=False, user=self)
+        self._handle, self._store = handle, handle.store
+        self._clock = clock
+        self._ingest = self._recall = None
+        self._graph_scores, self._summaries = GraphScores(), Summaries()
+        return {"path": path, "bytes_before": before, "bytes_after": size(path), "rows": sum(written.values())
+                if isinstance(written, dict) else written}
+
     def compaction_horizon(self, *, group_id: str = "default") -> _dt.datetime | None:
         """The group's compaction horizon (:meth:`compact`), or ``None``."""
         _text(group_id, "group_id")

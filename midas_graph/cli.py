@@ -496,6 +496,18 @@ def compact(
     _print_json(report)
 
 
+@app.command("vacuum")
+def vacuum() -> None:
+    """Shrink the database file: rebuild it (export into a new file, check it, swap it in atomically).
+
+    The engines do not give pages back in place: what forget, --purge and compact
+    dropped, and what many sessions' checkpoints left, stays in the file until it
+    is rebuilt. Run it with no other process on the file. See docs/forgetting.md."""
+    with _memory() as mem:
+        report = mem.vacuum()
+    _print_json(report)
+
+
 @app.command("warm")
 def warm(
     episode_ids: list[str] = typer.Argument(..., help="Ids of cold episodes."),

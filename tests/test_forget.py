@@ -363,3 +363,44 @@ def test_cli_consolidate(models, db_path, capsys):
         assert ids[1] not in {eid for eid, _ in dry["cold"]} and mem.check() == []
     code, out = cli("consolidate", "--threshold", "0.2")
     assert code != 0
+
+
+@pytest.mark.engine
+def test_vacuum_rebuilds_the_file_smaller_and_the_same(models, db_path, capsys):
+    """Written over ten sessions and half forgotten, the file is rebuilt
+    smaller; every belief, episode (tier state included) and check() are as
+    before, and the memory goes on working on the new file."""
+    import os
+
+    from midas_graph.cli import main
+
+    clock = StepClock(NOW, dt.timedelta(seconds=1))
+    for s in range(10):
+        with Memory(db_path, clock=clock, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+            for i, (who, text, days) in enumerate(TALK[:6]):
+                mem.add_episode(f"{text} ({s})", speaker=who, reference_time=_at(days - s, i))
+    mem = Memory(db_path, clock=clock, engine=ENGINE, embedder=models[0], nli=models[1])
+    try:
+        assert mem.forget(keep_fraction=0.5).cold
+        beliefs = _beliefs(mem)
+        episodes = [e.to_dict() for e in mem.episodes(last_n=1000)]
+        with Memory(db_path, engine=ENGINE) as other:  # another Memory on the file: refused, nothing done
+            with pytest.raises(InvalidInputError, match="^path:.*shared"):
+                mem.vacuum()
+            assert other.stats() == mem.stats()
+        report = mem.vacuum()
+        assert report["bytes_after"] < report["bytes_before"] and report["path"] == db_path
+        assert os.path.getsize(db_path) <= report["bytes_after"] and not os.path.exists(db_path + ".vacuum")
+        assert _beliefs(mem) == beliefs and [e.to_dict() for e in mem.episodes(last_n=1000)] == episodes
+        assert mem.check() == []
+        mem.add_episode("I moved to Porto.", speaker="Ana")  # writes go to the new file
+        assert mem.current("Ana", "lives_in")[0].value == "Porto"
+    finally:
+        mem.close()
+    code = main(["--db", db_path, "--engine", ENGINE, "vacuum"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["bytes_after"] > 0
+    with Memory(db_path, engine=ENGINE) as again:
+        assert again.check() == [] and again.current("Ana", "lives_in")[0].value == "Porto"
+    with Memory(engine=ENGINE) as memory_only:
+        with pytest.raises(InvalidInputError, match="^path:"):
+            memory_only.vacuum()
