@@ -257,6 +257,11 @@ def run_history(mem, group: str, episodes: Sequence[dict], questions: Sequence[d
                            "levels": {"1.0": {"all": full}}, "hash_ok": True, "trace": []}
     protected = mem._store.protected_episodes(group)
     out["gold_protected"] = sum(1 for g in gold if ids.get(g) in protected)
+    # consolidation's yield (a dry run: nothing goes cold): restatements of one speaker at cosine >= 0.92
+    cons = mem.consolidate(group_id=group, dry_run=True)
+    out["consolidate"] = {"groups": cons["groups"], "would_go_cold": len(cons["cold"]), "kept_by_floor": cons["kept"],
+                          "yield": round(len(cons["cold"]) / max(1, len(ids)), 4),
+                          "gold_would_go_cold": sum(1 for eid, _ in cons["cold"] if by_id.get(eid) in gold)}
     if log:
         print(f"  {group}: keep 100%: {json.dumps(full)} ({time.perf_counter() - t:.0f} s)", file=log, flush=True)
     if measure_bytes and dbdir:
@@ -664,6 +669,13 @@ def targets(summary: dict) -> dict:
                         "file_after": v["file_after"], "keep100_rebuilt": b["1.0"]["rebuilt"],
                         "fall_vs_keep100": fall, "went": went,
                         "fall_over_went": round(fall / went, 3) if went else None, "hash_ok": v["hash_ok"]})
+    cons = [{"history": name, **h["consolidate"], "episodes": h["episodes"]}
+            for ds in ("synthetic", "locomo") for name, h in summary.get(ds, {}).get("histories", {}).items()
+            if "consolidate" in h]
+    if cons:
+        went = sum(c["would_go_cold"] for c in cons)
+        t["consolidation yield (not a target)"] = {"ok": True, "yield": round(went / sum(c["episodes"] for c in cons), 4),
+                                                   "rows": cons}
     if vac:
         t["Memory.vacuum after forget (file bytes)"] = {"ok": all(r["hash_ok"] for r in vac), "rows": vac}
     return t

@@ -404,3 +404,23 @@ def test_vacuum_rebuilds_the_file_smaller_and_the_same(models, db_path, capsys):
     with Memory(engine=ENGINE) as memory_only:
         with pytest.raises(InvalidInputError, match="^path:"):
             memory_only.vacuum()
+
+
+def test_cold_turns_are_found_for_abstention_only(talk):
+    """Recaller.cold_turns: the cold turns that share the question's words,
+    embedded again in memory only (never stored), never recall candidates;
+    a purged turn is not among them."""
+    mem, ids = talk
+    recaller = mem._recaller()
+    assert recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now()) == []
+    mem.forget(keep_fraction=0.0)
+    assert mem.episode(ids[5]).cold_at is not None
+    found = recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now())
+    assert found and found[0].id == ids[5] and found[0].why == {"cold": True}
+    assert all(mem.episode(h.id).cold_at is not None for h in found)
+    idx = recaller.index("default")
+    assert idx.whole_cosine(("episode", ids[5]), mem._embedder().embed(["hiking in the mountains"])[0]) > 0.3
+    assert mem._store.vectors("Episode", [ids[5]], "default").get(ids[5]) is None  # nothing stored
+    assert ids[5] not in {h.id for h in mem.recall("hiking Harz mountains", k=20)}
+    mem.forget(keep_fraction=0.0, purge=True)
+    assert recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now()) == []
