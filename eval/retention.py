@@ -38,7 +38,7 @@ after a checkpoint; ``rebuilt_pages_used`` the pages its column chunks use (the
 file itself grows in steps of many pages). The target: the pages in use fall by
 at least the bytes the forget reports say went since keep-100% (the vectors of
 what went cold). ``vacuum``: after the ``value`` policy's last level,
-``Memory.vacuum()`` rebuilds the memory's own file in place (file bytes before
+``midas_graph.vacuum`` (here ``Memory._vacuum``, on the open memory) rebuilds the memory's own file in place (file bytes before
 and after, and the as-of hash after it); the later policies run on the
 vacuumed file.
 
@@ -296,9 +296,9 @@ def run_history(mem, group: str, episodes: Sequence[dict], questions: Sequence[d
                      "episode_bytes_went": full_episode_bytes - report.bytes_after}
                 out["bytes"][str(level)] = b
             if measure_bytes and dbdir and label == "value" and level == min(levels):
-                # Memory.vacuum on the memory itself: the file rebuilt in place, every answer the same
+                # midas_graph.vacuum on the open memory itself: the file rebuilt in place, every answer the same
                 mem._store.checkpoint()
-                v = mem.vacuum()
+                v = mem._vacuum()
                 out["bytes"]["vacuum"] = {"level": level, "file_before": v["bytes_before"],
                                           "file_after": v["bytes_after"],
                                           "hash_ok": belief_hash(mem, group, *hash_grid) == base_hash}
@@ -677,7 +677,7 @@ def targets(summary: dict) -> dict:
         t["consolidation yield (not a target)"] = {"ok": True, "yield": round(went / sum(c["episodes"] for c in cons), 4),
                                                    "rows": cons}
     if vac:
-        t["Memory.vacuum after forget (file bytes)"] = {"ok": all(r["hash_ok"] for r in vac), "rows": vac}
+        t["vacuum after forget (file bytes)"] = {"ok": all(r["hash_ok"] for r in vac), "rows": vac}
     return t
 
 

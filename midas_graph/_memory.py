@@ -856,30 +856,9 @@ class Memory:
 
     @_reads
     def entities(self, *, group_id: str = "default") -> list[Entity]:
-        """Every entity of a group, each with its :meth:`entity_summary` where
-        none was given."""
+        """Every entity of a group, each with its extractive summary
+        (``Entity.summary``, docs/forgetting.md) where none was given."""
         return self._summaries.fill(self, self._store.entities(group_id))
-
-    @_reads
-    def entity_summary(self, name: str, *, group_id: str = "default") -> str:
-        """What the memory holds now about an entity (a name or alias), in a
-        line built from its current beliefs, no LLM (docs/forgetting.md,
-        "Entity summaries"): ``"Ana: lives in Lisbon; employer Siemens; likes
-        tea, jazz."``, the most important first, at most 280 characters; ``""``
-        when it is the subject of no current belief. :meth:`entity`,
-        :meth:`entities` and :meth:`search_entities` return it as
-        ``Entity.summary`` unless a summary was given (``add_entity``). It is
-        computed, never stored: no fact changes because of it. Raises
-        :class:`~midas_graph.NotFoundError` for an unknown name."""
-        from ._summaries import summaries
-
-        _text(name, "name")
-        _text(group_id, "group_id")
-        ids = self._store.lookup_names([alias_key(group_id, name)])
-        e = self._store.entity(next(iter(ids.values()))) if ids else None
-        if e is None:
-            raise NotFoundError(f"name: no entity {name!r} in group {group_id!r}")
-        return summaries(self._store, [e], group_id, self.now())[e.id]
 
     @_reads
     def as_of(
@@ -1159,23 +1138,15 @@ class Memory:
         return {"group_id": group_id, "horizon": horizon.isoformat(), "versions_dropped": dropped,
                 "beliefs_dropped": len(gone), "dry_run": dry_run}
 
-    def vacuum(self) -> dict[str, Any]:
-        """Shrink the database file by rebuilding it (docs/forgetting.md,
-        "Vacuum"): neither engine gives pages back in place, so what
-        :meth:`forget`, ``purge`` and :meth:`compact` dropped, and what many
-        checkpoints left behind, stays in the file until it is rebuilt. The
-        memory is exported into a new file beside it, the copy must pass
+    def _vacuum(self) -> dict[str, Any]:
+        """Rebuild this memory's file in place and go on on the new one
+        (:func:`midas_graph.vacuum`, docs/forgetting.md "Vacuum"): the memory
+        is exported into a new file beside it, the copy must pass
         :meth:`check` and hold the same counts, then it replaces the file
-        (``os.replace``: atomic) and this Memory goes on on the new file.
-        Nothing is lost: ids, versions, times, tiers and digests are carried
-        as an export carries them.
-
-        Refused (nothing changed) for an in-memory or read-only memory, or when
-        another Memory of this process shares the file. Run it when no other
-        process has the file open (the engine's lock keeps other writers out
-        while the copy is made; a reader of another process would keep
-        reading the old file). Returns ``{"path", "bytes_before",
-        "bytes_after", "rows"}``."""
+        (``os.replace``: atomic) and this Memory reopens it. Refused (nothing
+        changed) for an in-memory or read-only memory, or when another Memory
+        of this process shares the file. Private: not a routed method of the
+        sharded and cluster memories (a shard file is vacuumed by its path)."""
         from ._errors import DamagedError, MidasError
         from ._io import export_rows, import_rows
 

@@ -503,9 +503,9 @@ def vacuum() -> None:
     The engines do not give pages back in place: what forget, --purge and compact
     dropped, and what many sessions' checkpoints left, stays in the file until it
     is rebuilt. Run it with no other process on the file. See docs/forgetting.md."""
-    with _memory() as mem:
-        report = mem.vacuum()
-    _print_json(report)
+    from ._io import vacuum as rebuild
+
+    _print_json(rebuild(settings.db, engine=settings.engine))
 
 
 @app.command("warm")

@@ -804,8 +804,8 @@ class Graphiti:
                                  edges=[EntityEdge.of(fact)])
 
     def _summarized(self, entities: Sequence[Entity]) -> list[Entity]:
-        """``entities`` with their extractive summaries (``Memory.entity_summary``)
-        where none was given."""
+        """``entities`` with their extractive summaries (``Entity.summary``,
+        docs/forgetting.md) where none was given."""
         return self.memory._summaries.fill(self.memory, list(entities))
 
     # -- reading -----------------------------------------------------------------

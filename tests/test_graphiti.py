@@ -160,7 +160,7 @@ def test_build_communities_louvain_with_extractive_summaries(g):
     assert any({"Bo", "Carla", "Stripe"} <= c for c in circles)
     assert not any({"Ana", "Dave"} <= c or {"Bo", "Eve"} <= c for c in circles)
     ana = next(n for n in nodes if "Siemens" in {names[m] for m in n.members})
-    assert ana.name.startswith("Ana") and mem.entity_summary("Ana") in ana.summary
+    assert ana.name.startswith("Ana") and mem.entity("Ana").summary in ana.summary
     assert "lives in Lisbon" in ana.summary and ana.labels == ["Community"] and ana.group_id == "default"
     # HAS_MEMBER edges: community -> each member
     assert sorted((e.source_node_uuid, e.target_node_uuid) for e in edges) == sorted(

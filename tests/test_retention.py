@@ -44,7 +44,7 @@ def test_harness_core_keeps_beliefs_and_the_floor(models, tmp_path):
         out = retention.run_history(mem, group, episodes, questions, ["value", "graph", "fifo", "random"], ids=ids,
                                     hash_grid=hash_grid, engine=ENGINE, dbdir=str(tmp_path), trace=True)
         assert out["hash_ok"]
-        # Memory.vacuum after the value policy's last level: a smaller file, the same beliefs
+        # vacuum (Memory._vacuum) after the value policy's last level: a smaller file, the same beliefs
         vac = out["bytes"]["vacuum"]
         assert vac["hash_ok"] and vac["level"] == 0.25 and 0 < vac["file_after"] < vac["file_before"]
         assert out["consolidate"]["would_go_cold"] >= 0 and 0.0 <= out["consolidate"]["yield"] < 1.0
