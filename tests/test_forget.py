@@ -429,3 +429,36 @@ def test_cold_turns_are_found_for_abstention_only(talk):
     assert ids[5] not in {h.id for h in mem.recall("hiking Harz mountains", k=20)}
     mem.forget(keep_fraction=0.0, purge=True)
     assert recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now()) == []
+
+
+def test_cold_turns_still_ground_a_question_and_give_no_line(models, monkeypatch):
+    """Abstention does not change because turns went cold (issue 18 item 5):
+    Caroline's race and Melanie's camping trip, made cold, still ground the
+    questions about them as when hot, with no line from them and a reason
+    that says the turn is cold; a question about someone else's race still
+    abstains. Counting cold turns off (COLD_TURNS) makes both abstain."""
+    from midas_graph import _context
+
+    said = [("Caroline", "I ran a charity race for mental health last Saturday, it made me realize how much "
+                         "self-care matters."),
+            ("Melanie", "That's amazing Caroline! I have been painting a lot with my kids."),
+            ("Caroline", "Thanks! How are the kids?"),
+            ("Melanie", "They're great, we went camping at the beach."),
+            ("Melanie", "I also started running in the mornings, it clears my head.")]
+    questions = ["What did Caroline realize after the charity race?", "Where did Melanie go camping?",
+                 "What did Melanie realize after the charity race?"]
+    with Memory(clock=StepClock(NOW, dt.timedelta(seconds=1)), engine=ENGINE, embedder=models[0],
+                nli=models[1]) as mem:
+        ids = [mem.add_episode(t, speaker=s, reference_time=_at(30, i)).episode.id for i, (s, t) in enumerate(said)]
+        before = [mem.context(q) for q in questions]
+        assert [c.abstain for c in before] == [False, False, True]
+        gone = {ids[0], ids[3]}
+        report = mem.forget(max_episodes=len(ids) - 2, policy=lambda e: 0.0 if e.id in gone else 1.0)
+        assert {i for i, _ in report.cold} == gone
+        after = [mem.context(q) for q in questions]
+        assert [c.abstain for c in after] == [False, False, True]
+        for c in after[:2]:
+            assert "(a cold turn, not shown: Memory.warm brings it back)" in c.reason
+            assert not gone & {i.episode.id for i in c.items if i.episode is not None}
+        monkeypatch.setattr(_context, "COLD_TURNS", False)
+        assert [mem.context(q).abstain for q in questions] == [True, True, True]
