@@ -19,6 +19,7 @@ from ._errors import (
 )
 from ._check import Violation
 from ._guard import GuardDecision, guard_reliance
+from ._io import vacuum
 from ._memory import Memory
 from ._registry import AttributeRegistry
 from ._sharded import ShardedMemory, ShardMoveError
@@ -80,5 +81,6 @@ __all__ = [
     "Violation",
     "guard_reliance",
     "plot_timeline",
+    "vacuum",
     "__version__",
 ]

@@ -30,9 +30,11 @@ GRAPH_WEIGHT = 0.2
 ALPHA = 0.85
 
 
-def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, str]],
-                    mentions: list[tuple[str, str]]) -> dict[str, float]:
-    """PageRank of every entity (see the module docstring)."""
+def entity_graph(entities: list[tuple[str, str, str]], held: list[tuple[str, str]],
+                 mentions: list[tuple[str, str]]) -> tuple[Any, dict[str, int]]:
+    """The entity graph (a weighted ``networkx.Graph``; see the module
+    docstring) and how many held facts each entity is the subject of. Also
+    what ``_summaries.communities`` partitions."""
     import networkx as nx
 
     graph = nx.Graph()
@@ -52,11 +54,24 @@ def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, 
             for b in range(a + 1, len(ents)):
                 w = graph.get_edge_data(ents[a], ents[b], {}).get("weight", 0.0)
                 graph.add_edge(ents[a], ents[b], weight=w + 1.0)
+    return graph, facts
+
+
+def pagerank(graph: Any, facts: dict[str, int]) -> dict[str, float]:
+    """PageRank over :func:`entity_graph`, personalised by held facts."""
+    import networkx as nx
+
     if graph.number_of_nodes() == 0:
         return {}
     # networkx's own PageRank (its sparse, scipy implementation), personalised by held facts
     return nx.pagerank(graph, alpha=ALPHA, personalization={n: 1.0 + facts.get(n, 0) for n in graph.nodes},
                        weight="weight", tol=1e-10, max_iter=200)
+
+
+def entity_pagerank(entities: list[tuple[str, str, str]], held: list[tuple[str, str]],
+                    mentions: list[tuple[str, str]]) -> dict[str, float]:
+    """PageRank of every entity (see the module docstring)."""
+    return pagerank(*entity_graph(entities, held, mentions))
 
 
 def episode_scores(store: Any, group_id: str) -> dict[str, float]:

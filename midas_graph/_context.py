@@ -190,6 +190,13 @@ _AS_OF = re.compile(r"\bas of\b", re.I)
 #: its name or an alias, any case), besides the mentions spaCy tagged at
 #: ingest: the small model misses lower-case names ("ray's coming up").
 TEXT_MENTIONS = True
+#: Forgotten (cold) turns count in what grounds a question, as they did when
+#: hot, and give no line (_recall.Recaller.cold_turns; docs/forgetting.md,
+#: "Abstention under forgetting"). LoCoMo report split, value policy, keep
+#: 50 / 25%: cat-5 abstain 0.666 / 0.647 -> 0.709 / 0.698 (0.700 with nothing
+#: forgotten), false abstain 0.113 / 0.134 -> 0.095 / 0.088 (0.092).
+#: Context p50 at keep-25% ~48 -> ~58 ms once the cold turns are embedded.
+COLD_TURNS = True
 
 
 #: A question that names someone and asks nothing more ("Who is Dave?",
@@ -751,8 +758,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # the turns dropped as stale still show what the asked entity spoke of (STALE_GROUNDS)
     ground_only = {h.id for h in dropped} if STALE_GROUNDS else set()
     anchors: list[tuple[float, Hit, bool]] = []
+    # forgotten turns count in what grounds a question as they did when hot, but give no line
+    cold = recaller.cold_turns(query, group_id=group_id, known_at=known_at) if COLD_TURNS and focus_ids else []
+    cold_ids = {h.id for h in cold}
     for h, past in [*((h, False) for h in hits), *((h, True) for h in past_hits),
-                    *((h, False) for h in dropped if h.id in ground_only)]:
+                    *((h, False) for h in dropped if h.id in ground_only), *((h, False) for h in cold)]:
         if not past and h.fact is not None and h.fact.vid in again:
             continue
         period = None
@@ -799,6 +809,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                           "on": on, "strict": about_focus(h, strict=True), "cov": cov, "named": named,
                           "fit": round(fit, 3) if cov else None,
                           "own_fit": round(own_fit, 3) if cov else None})
+        if h.kind == "episode" and h.id in cold_ids:
+            continue  # a cold turn: counted above, never a line
         if not on and h.kind == "fact":
             continue  # another entity's belief is a distractor, however similar
         # A belief about the asked entity that speaks to the asked words is the
@@ -903,6 +915,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     elif grounding is not None:
         src = grounding.source_name or (grounding.source or grounding.id)[:8]
         why = f"grounded by {src}: {grounding.text[:80]}"
+        if grounding.kind == "episode" and grounding.id in cold_ids:
+            why += " (a cold turn, not shown: Memory.warm brings it back)"
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
 
 

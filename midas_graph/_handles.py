@@ -90,6 +90,12 @@ def key_of(path: str | os.PathLike) -> str:
     return os.path.realpath(os.fspath(path))
 
 
+def is_open(path: str | os.PathLike) -> bool:
+    """Whether a Memory of this process has ``path`` open."""
+    with _lock:
+        return key_of(path) in _open
+
+
 def acquire(path: str | os.PathLike | None, engine: str | None, *, buffer_pool_mb: int | None,
             read_only: bool, user: Any) -> Handle:
     """The handle of ``path``'s Store (opened now, or the one already open).

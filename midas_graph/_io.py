@@ -476,3 +476,37 @@ def import_rows(mem, rows: Iterable[tuple[int, dict[str, Any]]], *, group_id: st
         mem.add_facts([r for _, r in plain], group_id=group_id, batch_size=batch_size, progress=progress)
     report["facts_added"] = mem._store.count_beliefs() - before if plain else 0
     return report
+
+
+def vacuum(path: str, *, engine: str | None = None) -> dict[str, Any]:
+    """Shrink a database file by rebuilding it (docs/forgetting.md, "Vacuum").
+
+    Neither engine gives pages back in place, so what ``forget``, ``purge``
+    and ``compact`` dropped, and what many checkpoints left behind, stays in
+    the file until it is rebuilt: the memory is exported into a new file
+    beside it (``<path>.vacuum``), the copy must pass ``check()`` and hold as
+    many entities, fact versions and episodes, then it replaces the file
+    (``os.replace``, atomic). Nothing is lost: ids, versions, times, tiers and
+    digests are carried as an export carries them; if the copy is not the
+    same memory it is deleted and the file is not touched (``DamagedError``
+    or ``MidasError``).
+
+    One writer: refused (``InvalidInputError``, ``path``) when the file is
+    open in this process; the engine's lock keeps writers of other processes
+    out while the copy is made. Run it with no other process on the file (a
+    reader elsewhere would keep reading the old one). Returns ``{"path",
+    "bytes_before", "bytes_after", "rows"}``."""
+    import os
+
+    from . import _handles
+    from ._memory import Memory
+
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path).strip():
+        raise InvalidInputError("path", "expected the path of a database file")
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise InvalidInputError("path", f"{path!r} does not exist")
+    if _handles.is_open(path):
+        raise InvalidInputError("path", f"{path!r} is open in this process: close every Memory on it first")
+    with Memory(path, engine=engine) as mem:
+        return mem._vacuum()

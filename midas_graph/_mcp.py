@@ -509,6 +509,21 @@ def build_server(memory: Memory, *, group_id: str = "default", name: str = "mida
         return {"message": f"{len(report.cold)} episode(s) {verb} cold{purged}"
                 + (f"; {report.message}" if report.message else ""), **report.to_dict()}
 
+    @tool(_ADD)
+    def consolidate_memory(
+        threshold: Annotated[Optional[float], Field(ge=0.5, le=1.0, description=(
+            "Two turns of one speaker at least this similar (cosine) say the same thing (default 0.92)."))] = None,
+        dry_run: Annotated[bool, Field(description="Only say which restatements would go cold.")] = False,
+        group_id: Optional[str] = None,
+    ) -> dict[str, Any]:
+        """Where a speaker said the same thing again, keep one turn (the most valuable) and make the others
+        cold, out of search, their text still readable by id (cold_reason dup_of:<kept id>). Nothing is
+        rewritten and no fact changes. forget_memory(warm=[ids]) brings them back."""
+        report = mem.consolidate(threshold, group_id=one_group(group_id), dry_run=dry_run)
+        verb = "would go" if dry_run else "went"
+        return {"message": f"{len(report['cold'])} restatement(s) {verb} cold in {report['groups']} group(s)",
+                **report}
+
     @tool(_READ)
     def as_of(
         subject: Annotated[str, Field(description="Entity name or alias (case-insensitive); 'user' for the user.")],

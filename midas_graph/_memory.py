@@ -12,6 +12,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 from ._centrality import GraphScores
+from ._summaries import Summaries
 from ._errors import EngineError, InvalidInputError, NotFoundError, ReadOnlyError
 from ._registry import AttributeRegistry
 from ._store import KEY_SEP, alias_key
@@ -210,6 +211,7 @@ class Memory:
         self._ingest: Any = None
         self._recall: Any = None
         self._graph_scores = GraphScores()  # forget(policy="graph"), per store generation
+        self._summaries = Summaries()  # extractive Entity.summary, per store generation
         self._clock = _handles.SharedClock(clock, handle.floor)
         try:
             last = self._store.meta("last_tx")
@@ -714,7 +716,8 @@ class Memory:
             hop |= {f.subject_id for f in self._store.facts_with_object([near], valid_at=now, known_at=now)
                     if f.group_id == group_id}
             scored.sort(key=lambda x: 0 if x[0].id == near else 1 if x[0].id in hop else 2)  # stable
-        return scored[:k]
+        scored = scored[:k]
+        return list(zip(self._summaries.fill(self, [e for e, _ in scored]), [s for _, s in scored]))
 
     @property
     def nli_threshold(self) -> float:
@@ -848,11 +851,14 @@ class Memory:
         """The entity a name or alias refers to (case-insensitive), or ``None``."""
         _text(name, "name")
         ids = self._store.lookup_names([alias_key(group_id, name)])
-        return self._store.entity(next(iter(ids.values()))) if ids else None
+        e = self._store.entity(next(iter(ids.values()))) if ids else None
+        return self._summaries.fill(self, [e])[0] if e is not None else None
 
     @_reads
     def entities(self, *, group_id: str = "default") -> list[Entity]:
-        return self._store.entities(group_id)
+        """Every entity of a group, each with its extractive summary
+        (``Entity.summary``, docs/forgetting.md) where none was given."""
+        return self._summaries.fill(self, self._store.entities(group_id))
 
     @_reads
     def as_of(
@@ -1131,6 +1137,68 @@ class Memory:
                 t, self._store.horizon(group_id) or t)
         return {"group_id": group_id, "horizon": horizon.isoformat(), "versions_dropped": dropped,
                 "beliefs_dropped": len(gone), "dry_run": dry_run}
+
+    def _vacuum(self) -> dict[str, Any]:
+        """Rebuild this memory's file in place and go on on the new one
+        (:func:`midas_graph.vacuum`, docs/forgetting.md "Vacuum"): the memory
+        is exported into a new file beside it, the copy must pass
+        :meth:`check` and hold the same counts, then it replaces the file
+        (``os.replace``: atomic) and this Memory reopens it. Refused (nothing
+        changed) for an in-memory or read-only memory, or when another Memory
+        of this process shares the file. Private: not a routed method of the
+        sharded and cluster memories (a shard file is vacuumed by its path)."""
+        from ._errors import DamagedError, MidasError
+        from ._io import export_rows, import_rows
+
+        self._writable()
+        path, engine, handle = self.path, self.engine, self._handle
+        if path is None:
+            raise InvalidInputError("path", "an in-memory memory has no file to vacuum")
+        if handle is None or handle.refs > 1:
+            raise InvalidInputError("path", f"{path!r} is shared by another Memory of this process: close it first")
+        tmp = f"{path}.vacuum"
+
+        def size(p: str) -> int:
+            return sum(os.path.getsize(x) for x in (p, f"{p}.wal") if os.path.isfile(x))
+
+        def drop(p: str) -> None:
+            for x in (p, f"{p}.wal", f"{p}.lock"):
+                if os.path.isfile(x):
+                    os.remove(x)
+
+        self._store.checkpoint()
+        before = size(path)
+        drop(tmp)
+        counts = {k: self._store.count(k, None) for k in ("Entity", "Fact", "Episode")}
+        try:
+            with Memory(tmp, engine=engine, embedder=self._embedder_obj, nli=self._nli_obj,
+                        attributes=self.registry) as copy:
+                written = import_rows(copy, enumerate(export_rows(self), 1))
+                found = copy.check()
+                got = {k: copy._store.count(k, None) for k in counts}
+                if found:
+                    raise DamagedError(found, "the rebuilt copy (vacuum; the file was not touched)")
+                if got != counts:
+                    raise MidasError(f"vacuum: the rebuilt copy holds {got}, the file {counts}; "
+                                     "the file was not touched")
+        except BaseException:
+            drop(tmp)
+            raise
+        # the swap: close the file, put the copy in its place, open it again
+        clock = self._clock
+        self._handle = None
+        _handles.release(handle)
+        os.replace(tmp, path)
+        if os.path.isfile(f"{tmp}.wal"):
+            os.replace(f"{tmp}.wal", f"{path}.wal")
+        drop(tmp)
+        handle = _handles.acquire(path, engine, buffer_pool_mb=None, read_only=False, user=self)
+        self._handle, self._store = handle, handle.store
+        self._clock = clock
+        self._ingest = self._recall = None
+        self._graph_scores, self._summaries = GraphScores(), Summaries()
+        return {"path": path, "bytes_before": before, "bytes_after": size(path), "rows": sum(written.values())
+                if isinstance(written, dict) else written}
 
     def compaction_horizon(self, *, group_id: str = "default") -> _dt.datetime | None:
         """The group's compaction horizon (:meth:`compact`), or ``None``."""

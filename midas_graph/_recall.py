@@ -54,6 +54,9 @@ WEIGHTS = {"graph": 0.1, "bm25": 1.0, "vector": 0.5}
 GRAPH_EPISODES = False
 RECENCY_BONUS = 0.001   # at most, for the newest candidate: a tie-break
 CANDIDATES = 50         # per ranker
+#: Cold episodes context assembly counts in its abstention test
+#: (Recaller.cold_turns; docs/forgetting.md, "Abstention under forgetting").
+COLD_TURNS = 10
 #: Added to the fused score of an episode said by an entity the query names:
 #: what a person says is mostly about themselves. LoCoMo recall@10, conv-26+30:
 #: 0.765 without, 0.784 at 0.2; conv-41..43: 0.719, 0.743 at 0.2, 0.753 at 0.3.
@@ -265,6 +268,9 @@ class _Index:
     cold: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=bool))
     _idf: dict[str, float] | None = field(default=None, repr=False)
     _voiced: dict[str, set[str]] | None = field(default=None, repr=False)
+    #: row -> the vector of a cold episode, embedded again in memory (never
+    #: stored) when abstention counts it (Recaller.cold_turns)
+    cold_vectors: dict[int, np.ndarray] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         #: the alias keys of everyone who speaks in the group
@@ -283,6 +289,8 @@ class _Index:
         r = self.row.get(key)
         if r is None:
             return None
+        if r in self.cold_vectors:
+            return float(self.cold_vectors[r] @ v)
         if self.long(r) and self.sentences[r] is not None and len(self.sentences[r]):  # type: ignore[arg-type]
             return float(np.max(self.sentences[r] @ v))  # type: ignore[operator]
         return float(self.matrix[r] @ v)
@@ -716,6 +724,52 @@ class Recaller:
                 excerpts[key] = (j, *idx.passages[r].spans[j])  # type: ignore[union-attr]
         return self._materialise(ordered, fused, ranks, bonus, subgraph_facts, valid_at, known_at, k,
                                  explicit_valid, include_past, group_id, excerpts)[:k]
+
+    def cold_turns(self, query: str, *, group_id: str, known_at: _dt.datetime, k: int = COLD_TURNS) -> list[Hit]:
+        """The cold episodes (``Memory.forget``) that share the most of the
+        query's words (BM25 over the cold rows alone), at most ``k``, as hits.
+
+        Not recall: a cold turn is never a candidate, never a line of a
+        context. Context assembly counts them in what decides whether a
+        question is grounded (who said the asked words, and how well), as it
+        did while they were hot, so that forgetting does not change whether
+        it abstains (docs/forgetting.md, "Abstention under forgetting").
+        Their vectors were dropped: each is embedded again once and kept in
+        the index in memory only (``_Index.cold_vectors``), never stored.
+        A purged turn is not among them: its words are gone."""
+        idx = self.index(group_id)
+        if not len(idx.cold) or not idx.cold.any() or idx.bm25 is None:
+            return []
+        terms = [w for w in _tokenize([query])[0] if w in idx.bm25.vocab_dict]
+        if not terms:
+            return []
+        doc_scores = idx.bm25.get_scores(terms)
+        per_row = np.zeros(len(idx.keys))
+        np.maximum.at(per_row, idx.doc_rows if idx.doc_rows is not None else np.arange(len(idx.keys)), doc_scores)
+        per_row[~idx.cold] = 0.0
+        found = [int(r) for r in np.flatnonzero(per_row > 0)]
+        # a turn that says the words itself before one that only sits beside them (BM25 lends neighbours' words)
+        asked = set(terms)
+        own = {r: len(asked.intersection(idx.tokens[r])) if r < len(idx.tokens) else 0 for r in found}
+        top = sorted(found, key=lambda r: (-own[r], -per_row[r], r))[:k]
+        if not top:
+            return []
+        eps = {e.id: e for e in self.mem._store.episodes_by_id([idx.keys[r][1] for r in top], group_id)}
+        rows = [r for r in top if idx.keys[r][1] in eps and not eps[idx.keys[r][1]].purged
+                and eps[idx.keys[r][1]].recorded_at <= known_at]
+        todo = [r for r in rows if r not in idx.cold_vectors]
+        if todo:
+            docs = [episode_document(eps[idx.keys[r][1]].speaker, eps[idx.keys[r][1]].content) for r in todo]
+            for r, v in zip(todo, self.mem._embedder().embed(docs)):
+                v = np.asarray(v, dtype=np.float32)
+                n = float(np.linalg.norm(v))
+                idx.cold_vectors[r] = v / n if n else v
+        out = []
+        for r in rows:
+            ep = eps[idx.keys[r][1]]
+            out.append(Hit("episode", ep.id, idx.texts[r] or ep.content, float(per_row[r]), None, ep, ep.id, ep.name,
+                           ep.reference_time, {"cold": True}))
+        return out
 
     def resolve_names(self, names, group_id: str) -> list[str]:
         """Entity ids of the names a question uses, each with every entity it

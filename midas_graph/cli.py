@@ -454,6 +454,33 @@ def forget(
                   "stubs kept".replace("  ", " "), highlight=False, markup=False)
 
 
+@app.command("consolidate")
+def consolidate(
+    threshold: Optional[float] = typer.Option(None, min=0.5, max=1.0, help=(
+        "Two turns of one speaker at least this similar (cosine) say the same thing [default: 0.92].")),
+    group: str = typer.Option("default", help="Tenant group."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Only say which restatements would go cold."),
+    as_json: bool = typer.Option(False, "--json", help="JSON output: the report."),
+) -> None:
+    """Keep one of each speaker's restatements; the others go cold as dup_of it.
+
+    Extractive only: nothing is rewritten and no fact changes (as_of and history
+    answer the same). The floor of `forget` holds. `midas-graph warm ID...` undoes
+    it. See docs/forgetting.md."""
+    with _memory() as mem:
+        report = mem.consolidate(threshold, group_id=group, dry_run=dry_run)
+    if as_json:
+        _print_json(report)
+        return
+    verb = "would go" if dry_run else "went"
+    kept = ", ".join(f"{n} {why}" for why, n in sorted(report["kept"].items())) or "none"
+    out.print(f"{len(report['cold'])} restatement(s) {verb} cold in {report['groups']} group(s) of "
+              f"{report['hot_before']} hot episode(s) (threshold {report['threshold']}); kept by the floor: {kept}",
+              highlight=False, markup=False)
+    for eid, keeper in report["cold"]:
+        out.print(f"  {eid} dup_of {keeper}", highlight=False, markup=False)
+
+
 @app.command("compact")
 def compact(
     before: str = typer.Option(..., "--before", help="Drop the fact versions expired at or before this time."),
@@ -467,6 +494,18 @@ def compact(
     with _memory() as mem:
         report = mem.compact(before=before, group_id=group, dry_run=dry_run)
     _print_json(report)
+
+
+@app.command("vacuum")
+def vacuum() -> None:
+    """Shrink the database file: rebuild it (export into a new file, check it, swap it in atomically).
+
+    The engines do not give pages back in place: what forget, --purge and compact
+    dropped, and what many sessions' checkpoints left, stays in the file until it
+    is rebuilt. Run it with no other process on the file. See docs/forgetting.md."""
+    from ._io import vacuum as rebuild
+
+    _print_json(rebuild(settings.db, engine=settings.engine))
 
 
 @app.command("warm")

@@ -27,8 +27,9 @@ network, no API key. What differs from Graphiti (docs/graphiti.md):
   number) is not a node: ``target_node_uuid`` is ``None`` and the value is in
   ``attributes["value"]``.
 * The LLM-schema arguments (``entity_types``, ``edge_types``,
-  ``edge_type_map``, ``custom_extraction_instructions``, communities, sagas,
-  ``driver``) are accepted and ignored.
+  ``edge_type_map``, ``custom_extraction_instructions``, ``update_communities``,
+  sagas, ``driver``) are accepted and ignored. ``build_communities`` works, with
+  no LLM: Louvain communities over the entity graph, extractive summaries.
 * ``group_id=None`` means the group ``"default"``.
 
 Results are lightweight dataclasses with Graphiti's field names, so the module
@@ -45,7 +46,7 @@ import os
 import re
 import threading
 import uuid as _uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Sequence, TypeVar
 
 from ._errors import InvalidInputError, MidasError
@@ -57,6 +58,8 @@ __all__ = [
     "AddBulkEpisodeResults",
     "AddEpisodeResults",
     "AddTripletResults",
+    "CommunityEdge",
+    "CommunityNode",
     "ComparisonOperator",
     "DateFilter",
     "EntityEdge",
@@ -188,6 +191,49 @@ class EntityNode:
             uuid=self.uuid, name=self.name, group_id=self.group_id, labels=list(self.labels),
             created_at=self.created_at or _dt.datetime.now(_dt.timezone.utc), name_embedding=self.name_embedding,
             summary=self.summary, attributes=dict(self.attributes),
+        )
+
+
+@dataclass
+class CommunityNode:
+    """A Louvain community of the entity graph (:meth:`Graphiti.build_communities`).
+    ``summary`` is extractive: its members' summaries, most central first;
+    ``name`` its most central members' names."""
+
+    uuid: str
+    name: str
+    group_id: str
+    labels: list[str] = field(default_factory=lambda: ["Community"])
+    created_at: _dt.datetime | None = None
+    name_embedding: list[float] | None = None
+    summary: str = ""
+    #: extension: the member entities' uuids, most central first
+    members: list[str] = field(default_factory=list)
+
+    def to_graphiti(self):
+        nodes = _graphiti("nodes")
+        return nodes.CommunityNode(
+            uuid=self.uuid, name=self.name, group_id=self.group_id, labels=list(self.labels),
+            created_at=self.created_at or _dt.datetime.now(_dt.timezone.utc), name_embedding=self.name_embedding,
+            summary=self.summary,
+        )
+
+
+@dataclass
+class CommunityEdge:
+    """Graphiti's HAS_MEMBER edge: community (source) -> member entity (target)."""
+
+    uuid: str
+    group_id: str
+    source_node_uuid: str
+    target_node_uuid: str
+    created_at: _dt.datetime | None = None
+
+    def to_graphiti(self):
+        edges = _graphiti("edges")
+        return edges.CommunityEdge(
+            uuid=self.uuid, group_id=self.group_id, source_node_uuid=self.source_node_uuid,
+            target_node_uuid=self.target_node_uuid, created_at=self.created_at or _dt.datetime.now(_dt.timezone.utc),
         )
 
 
@@ -325,6 +371,7 @@ class SearchResults:
             edges=_convert(self.edges), edge_reranker_scores=list(self.edge_reranker_scores),
             nodes=_convert(self.nodes), node_reranker_scores=list(self.node_reranker_scores),
             episodes=_convert(self.episodes), episode_reranker_scores=list(self.episode_reranker_scores),
+            communities=_convert(self.communities), community_reranker_scores=list(self.community_reranker_scores),
         )
 
 
@@ -557,6 +604,7 @@ class Graphiti:
             self.memory, self._owns = Memory(path, engine=engine, **memory_kwargs), True
         self._lock = threading.Lock()
         self._closed = False
+        self._communities: dict[str, tuple[int, list[CommunityNode], Any]] = {}  # per store generation
 
     def __repr__(self) -> str:
         return f"Graphiti(memory={self.memory!r})"
@@ -686,7 +734,9 @@ class Graphiti:
         if dup is not None:  # checked before anything is stored
             raise InvalidInputError(f"{where}.uuid" if where else "uuid", f"an episode with uuid {dup!r} already exists")
         try:
-            return self.memory.add_episodes(items, group_id=items[0]["group_id"] if items else DEFAULT_GROUP)
+            results = self.memory.add_episodes(items, group_id=items[0]["group_id"] if items else DEFAULT_GROUP)
+            # the nodes carry their summaries as they stand after the episodes (docs/forgetting.md)
+            return [replace(r, entities=self._summarized(r.entities)) for r in results]
         except InvalidInputError as exc:
             field_name = re.sub(r"^episodes\[\d+\]\.", "", exc.field)
             raise _rename(InvalidInputError(field_name, str(exc).split(": ", 1)[-1]), _EPISODE_FIELDS,
@@ -750,7 +800,13 @@ class Graphiti:
             raise _rename(exc, {"subject": "source_node.name", "attribute": "edge.name",
                                 "value": "target_node.name", "text": "edge.fact",
                                 "valid_from": "edge.valid_at", "valid_to": "edge.invalid_at"}) from None
-        return AddTripletResults(nodes=[EntityNode.of(src), EntityNode.of(tgt)], edges=[EntityEdge.of(fact)])
+        return AddTripletResults(nodes=[EntityNode.of(x) for x in self._summarized([src, tgt])],
+                                 edges=[EntityEdge.of(fact)])
+
+    def _summarized(self, entities: Sequence[Entity]) -> list[Entity]:
+        """``entities`` with their extractive summaries (``Entity.summary``,
+        docs/forgetting.md) where none was given."""
+        return self.memory._summaries.fill(self.memory, list(entities))
 
     # -- reading -----------------------------------------------------------------
     async def search(
@@ -791,13 +847,18 @@ class Graphiti:
         known_at: TimeLike | None = None,
         include_invalidated: bool = False,
     ) -> SearchResults:
-        """Edges, nodes and episodes for ``query`` (no communities). ``config``
-        (ours or graphiti-core's ``SearchConfig``) chooses the kinds and the
-        limit; edges touching ``center_node_uuid`` or
-        ``bfs_origin_node_uuids`` come first."""
+        """Edges, nodes, episodes and communities for ``query``. ``config``
+        (ours or graphiti-core's ``SearchConfig``, e.g. a recipe of
+        ``graphiti_core.search.search_config_recipes``) chooses the kinds and
+        the limit; with no config: edges, nodes and episodes. Edges touching
+        ``center_node_uuid`` or ``bfs_origin_node_uuids`` come first.
+        Communities (:meth:`build_communities`; computed when first asked,
+        no need to build them first) rank by the cosine of their name and
+        summary with the query."""
         limit = _positive(getattr(config, "limit", 10) if config is not None else 10, "config.limit")
         want = {k: config is None or getattr(config, f"{k}_config", None) is not None
                 for k in ("edge", "node", "episode")}
+        want["community"] = config is not None and getattr(config, "community_config", None) is not None
         centers = [center_node_uuid] if center_node_uuid else []
         if bfs_origin_node_uuids:
             if isinstance(bfs_origin_node_uuids, str):
@@ -832,7 +893,65 @@ class Graphiti:
             out.episodes = [EpisodicNode.of(h.episode, [f.id for f in stated.get((h.episode.group_id, h.id), [])])
                             for h in eps]
             out.episode_reranker_scores = [h.score for h in eps]
+        if want["community"]:
+            ranked = []
+            qvec = None
+            for g in _groups(group_ids):
+                nodes, vecs = self._communities_of(g)
+                if nodes:
+                    if qvec is None:
+                        qvec = self.memory._embedder().embed([query])[0]
+                    ranked += [(n, float(v @ qvec)) for n, v in zip(nodes, vecs)]
+            ranked.sort(key=lambda x: -x[1])
+            ranked = ranked[:limit]
+            out.communities = [n for n, _ in ranked]
+            out.community_reranker_scores = [round(sc, 6) for _, sc in ranked]
         return out
+
+    def _communities_of(self, group: str) -> tuple[list[CommunityNode], Any]:
+        """The group's communities and the vectors of their name and summary,
+        cached per store generation (any write recomputes them)."""
+        import numpy as np
+
+        from ._summaries import communities
+
+        mem = self.memory
+        gen = mem._store.generation
+        hit = self._communities.get(group)
+        if hit is not None and hit[0] == gen:
+            return hit[1], hit[2]
+        now = mem.now()
+        found = communities(mem, group)
+        nodes = [CommunityNode(uuid=c.id, name=c.name, group_id=c.group_id, created_at=now, summary=c.summary,
+                               members=list(c.members)) for c in found]
+        vecs = (np.asarray(mem._embedder().embed([f"{n.name}. {n.summary}" for n in nodes]), dtype=np.float32)
+                if nodes else np.zeros((0, 384), dtype=np.float32))
+        self._communities[group] = (gen, nodes, vecs)
+        return nodes, vecs
+
+    async def build_communities(self, group_ids: list[str] | None = None, driver: Any = None
+                                ) -> tuple[list[CommunityNode], list[CommunityEdge]]:
+        """Graphiti's ``build_communities``, with no LLM: Louvain communities
+        (networkx, seeded) over each group's entity graph (held facts between
+        entities and co-mentions in episodes), each named by its most central
+        members and summarised by its members' extractive summaries
+        (docs/forgetting.md, "Communities"). Returns ``(communities,
+        HAS_MEMBER edges)`` like Graphiti. Nothing is stored: they are
+        computed from the memory as it is (cached until the next write), so
+        they never go stale, and :meth:`search_` finds them with a
+        ``community_config``. ``driver`` is accepted and ignored."""
+        groups = _groups(group_ids)
+
+        def run() -> tuple[list[CommunityNode], list[CommunityEdge]]:
+            nodes: list[CommunityNode] = []
+            for g in groups:
+                nodes += self._communities_of(g)[0]
+            edges = [CommunityEdge(uuid=str(_uuid.uuid5(_uuid.NAMESPACE_OID, f"{n.uuid}\x1f{m}")),
+                                   group_id=n.group_id, source_node_uuid=n.uuid, target_node_uuid=m,
+                                   created_at=n.created_at) for n in nodes for m in n.members]
+            return nodes, edges
+
+        return await self._run(run)
 
     def _edges(self, query, group_ids, num_results, search_filter, as_of, known_at, include_invalidated,
                centers, episodes: bool = False):
@@ -969,7 +1088,7 @@ class Graphiti:
             entity_ids = list(dict.fromkeys(i for e in eps for i in store.mentioned(e.id, e.group_id)))
             return SearchResults(
                 edges=[EntityEdge.of(f) for f in sorted(latest.values(), key=lambda f: (f.recorded_at, f.id))],
-                nodes=[EntityNode.of(x) for x in store.entities_by_id(entity_ids)],
+                nodes=[EntityNode.of(x) for x in self._summarized(store.entities_by_id(entity_ids))],
                 episodes=[EpisodicNode.of(e, [f.id for f in stated[(e.group_id, e.id)]]) for e in eps],
             )
 

@@ -329,3 +329,136 @@ def test_consolidate_keeps_one_of_a_speakers_restatements(models):
         assert all(mem.episode(i).cold_at is None for i in cold) and mem.check() == []
         with pytest.raises(InvalidInputError, match="^threshold"):
             mem.consolidate(threshold=2)
+
+
+def test_cli_consolidate(models, db_path, capsys):
+    """`midas-graph consolidate` mirrors Memory.consolidate: a dry run writes
+    nothing, the real run makes the restatements cold as dup_of the kept turn."""
+    from midas_graph.cli import main
+
+    said = [("Cara", "What a beautiful sunny morning it is today!", 30),
+            ("Cara", "I live in Oslo.", 29),
+            ("Cara", "What a beautiful sunny morning it is today!!", 20),
+            ("Cara", "what a beautiful sunny morning it is today", 10)]
+    with Memory(db_path, clock=StepClock(NOW, dt.timedelta(seconds=1)), engine=ENGINE,
+                embedder=models[0], nli=models[1]) as mem:
+        ids = [mem.add_episode(t, speaker=s, reference_time=_at(days, i)).episode.id
+               for i, (s, t, days) in enumerate(said)]
+
+    def cli(*args):
+        code = main(["--db", db_path, "--engine", ENGINE, *args])
+        return code, capsys.readouterr().out
+
+    code, out = cli("consolidate", "--dry-run", "--json")
+    dry = json.loads(out)
+    assert code == 0 and dry["dry_run"] is True and len(dry["cold"]) == 2 and dry["groups"] == 1
+    code, out = cli("consolidate", "--threshold", "0.92")
+    assert code == 0 and out.startswith("2 restatement(s) went cold in 1 group(s) of 4 hot episode(s)")
+    for eid, kept in dry["cold"]:
+        assert f"{eid} dup_of {kept}" in out
+    code, out = cli("consolidate", "--json")
+    assert code == 0 and json.loads(out)["cold"] == []
+    with Memory(db_path, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        assert {e.id for e in mem.episodes() if e.cold_at is not None} == {eid for eid, _ in dry["cold"]}
+        assert ids[1] not in {eid for eid, _ in dry["cold"]} and mem.check() == []
+    code, out = cli("consolidate", "--threshold", "0.2")
+    assert code != 0
+
+
+@pytest.mark.engine
+def test_vacuum_rebuilds_the_file_smaller_and_the_same(models, db_path, capsys):
+    """Written over ten sessions and half forgotten, the file is rebuilt
+    smaller; every belief, episode (tier state included) and check() are as
+    before, and the memory goes on working on the new file."""
+    import os
+
+    from midas_graph import vacuum
+    from midas_graph.cli import main
+
+    clock = StepClock(NOW, dt.timedelta(seconds=1))
+    for s in range(10):
+        with Memory(db_path, clock=clock, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+            for i, (who, text, days) in enumerate(TALK[:6]):
+                mem.add_episode(f"{text} ({s})", speaker=who, reference_time=_at(days - s, i))
+    with Memory(db_path, clock=clock, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        assert mem.forget(keep_fraction=0.5).cold
+        beliefs = _beliefs(mem)
+        episodes = [e.to_dict() for e in mem.episodes(last_n=1000)]
+        with pytest.raises(InvalidInputError, match="^path:.*open in this process"):
+            vacuum(db_path, engine=ENGINE)  # one writer: refused, nothing done
+    report = vacuum(db_path, engine=ENGINE)
+    assert report["bytes_after"] < report["bytes_before"] and report["path"] == db_path
+    assert os.path.getsize(db_path) <= report["bytes_after"] and not os.path.exists(db_path + ".vacuum")
+    with Memory(db_path, clock=clock, engine=ENGINE, embedder=models[0], nli=models[1]) as mem:
+        assert _beliefs(mem) == beliefs and [e.to_dict() for e in mem.episodes(last_n=1000)] == episodes
+        assert mem.check() == []
+        mem.add_episode("I moved to Porto.", speaker="Ana")
+        # the open memory itself can be rebuilt in place and goes on on the new file (the harness does so)
+        again = mem._vacuum()
+        assert again["bytes_after"] > 0 and mem.current("Ana", "lives_in")[0].value == "Porto"
+        mem.add_episode("I moved to Faro.", speaker="Ana")  # writes land in the new file
+        with Memory(db_path, engine=ENGINE) as other:  # another Memory on the file: refused
+            with pytest.raises(InvalidInputError, match="^path:.*shared"):
+                mem._vacuum()
+            assert other.stats() == mem.stats()
+    code = main(["--db", db_path, "--engine", ENGINE, "vacuum"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["bytes_after"] > 0
+    with Memory(db_path, engine=ENGINE) as again:
+        assert again.check() == [] and again.current("Ana", "lives_in")[0].value == "Faro"
+    with Memory(engine=ENGINE) as memory_only:
+        with pytest.raises(InvalidInputError, match="^path:"):
+            memory_only._vacuum()
+    with pytest.raises(InvalidInputError, match="^path:"):
+        vacuum(db_path + ".missing")
+
+def test_cold_turns_are_found_for_abstention_only(talk):
+    """Recaller.cold_turns: the cold turns that share the question's words,
+    embedded again in memory only (never stored), never recall candidates;
+    a purged turn is not among them."""
+    mem, ids = talk
+    recaller = mem._recaller()
+    assert recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now()) == []
+    mem.forget(keep_fraction=0.0)
+    assert mem.episode(ids[5]).cold_at is not None
+    found = recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now())
+    assert found and found[0].id == ids[5] and found[0].why == {"cold": True}
+    assert all(mem.episode(h.id).cold_at is not None for h in found)
+    idx = recaller.index("default")
+    assert idx.whole_cosine(("episode", ids[5]), mem._embedder().embed(["hiking in the mountains"])[0]) > 0.3
+    assert mem._store.vectors("Episode", [ids[5]], "default").get(ids[5]) is None  # nothing stored
+    assert ids[5] not in {h.id for h in mem.recall("hiking Harz mountains", k=20)}
+    mem.forget(keep_fraction=0.0, purge=True)
+    assert recaller.cold_turns("hiking Harz mountains", group_id="default", known_at=mem.now()) == []
+
+
+def test_cold_turns_still_ground_a_question_and_give_no_line(models, monkeypatch):
+    """Abstention does not change because turns went cold (issue 18 item 5):
+    Caroline's race and Melanie's camping trip, made cold, still ground the
+    questions about them as when hot, with no line from them and a reason
+    that says the turn is cold; a question about someone else's race still
+    abstains. Counting cold turns off (COLD_TURNS) makes both abstain."""
+    from midas_graph import _context
+
+    said = [("Caroline", "I ran a charity race for mental health last Saturday, it made me realize how much "
+                         "self-care matters."),
+            ("Melanie", "That's amazing Caroline! I have been painting a lot with my kids."),
+            ("Caroline", "Thanks! How are the kids?"),
+            ("Melanie", "They're great, we went camping at the beach."),
+            ("Melanie", "I also started running in the mornings, it clears my head.")]
+    questions = ["What did Caroline realize after the charity race?", "Where did Melanie go camping?",
+                 "What did Melanie realize after the charity race?"]
+    with Memory(clock=StepClock(NOW, dt.timedelta(seconds=1)), engine=ENGINE, embedder=models[0],
+                nli=models[1]) as mem:
+        ids = [mem.add_episode(t, speaker=s, reference_time=_at(30, i)).episode.id for i, (s, t) in enumerate(said)]
+        before = [mem.context(q) for q in questions]
+        assert [c.abstain for c in before] == [False, False, True]
+        gone = {ids[0], ids[3]}
+        report = mem.forget(max_episodes=len(ids) - 2, policy=lambda e: 0.0 if e.id in gone else 1.0)
+        assert {i for i, _ in report.cold} == gone
+        after = [mem.context(q) for q in questions]
+        assert [c.abstain for c in after] == [False, False, True]
+        for c in after[:2]:
+            assert "(a cold turn, not shown: Memory.warm brings it back)" in c.reason
+            assert not gone & {i.episode.id for i in c.items if i.episode is not None}
+        monkeypatch.setattr(_context, "COLD_TURNS", False)
+        assert [mem.context(q).abstain for q in questions] == [True, True, True]

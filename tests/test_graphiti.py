@@ -121,7 +121,8 @@ def test_search_underscore_returns_edges_nodes_and_episodes(g, moved):
     res = run(g.search_("Where does Dana live?", config=COMBINED_HYBRID_SEARCH_RRF))
     assert "Lisbon" in facts(res.edges) and "Berlin" not in facts(res.edges)
     assert res.nodes[0].name == "Dana" and len(res.node_reranker_scores) == len(res.nodes)
-    assert {e.name for e in res.episodes} <= {"t1", "t2"} and res.episodes and res.communities == []
+    assert {e.name for e in res.episodes} <= {"t1", "t2"} and res.episodes
+    assert [c.name.split(", ")[0] for c in res.communities] == ["Dana"]  # the recipe asks for communities
     edges_only = run(g.search_("Where does Dana live?", config=EDGE_HYBRID_SEARCH_RRF))
     assert edges_only.edges and edges_only.nodes == [] and edges_only.episodes == []
     assert run(g.search_("Dana", search_filter=SearchFilters(node_labels=["GPE"]))).nodes[0].name in {"Berlin", "Lisbon"}
@@ -129,6 +130,59 @@ def test_search_underscore_returns_edges_nodes_and_episodes(g, moved):
     lisbon = next(n for n in res.nodes if n.name == "Lisbon")
     around = run(g.search_("Dana", config=COMBINED_HYBRID_SEARCH_RRF, center_node_uuid=lisbon.uuid)).nodes
     assert [n.name for n in around[:2]] == ["Lisbon", "Dana"]
+
+
+TALK = [("Ana", "I live in Lisbon and I work at Siemens as an engineer."),
+        ("Bo", "Nice! My sister Carla lives in Porto."),
+        ("Ana", "I like tea. I also like jazz."),
+        ("Bo", "I work at Stripe. My dog Rex loves the beach."),
+        ("Dave", "I play chess with Eve at the club every Friday."),
+        ("Eve", "Dave and I both study at Nova University.")]
+
+
+def test_build_communities_louvain_with_extractive_summaries(g):
+    """A small conversation of three circles (Ana's, Bo's, Dave and Eve's):
+    Louvain over the entity graph finds them, each named by its most central
+    members and summarised by their beliefs; search_ finds them by meaning;
+    graphiti-core's own models accept them; a write recomputes them."""
+    from graphiti_core.edges import CommunityEdge as GCEdge
+    from graphiti_core.nodes import CommunityNode as GCNode
+    from graphiti_core.search.search_config_recipes import COMMUNITY_HYBRID_SEARCH_RRF
+
+    for i, (who, text) in enumerate(TALK):
+        add(g, f"c{i}", f"{who}: {text}", d("2024-05-01") + dt.timedelta(minutes=i))
+    mem = g.memory
+    before = [f.to_dict() for who in ("Ana", "Bo", "Dave") for f in mem.history(who)]
+    nodes, edges = run(g.build_communities())
+    names = {e.id: e.name for e in mem.entities()}
+    circles = [{names[m] for m in n.members} for n in nodes]
+    assert {"Ana", "Lisbon", "Siemens"} in circles and {"Dave", "Eve", "Nova University"} in circles
+    assert any({"Bo", "Carla", "Stripe"} <= c for c in circles)
+    assert not any({"Ana", "Dave"} <= c or {"Bo", "Eve"} <= c for c in circles)
+    ana = next(n for n in nodes if "Siemens" in {names[m] for m in n.members})
+    assert ana.name.startswith("Ana") and mem.entity("Ana").summary in ana.summary
+    assert "lives in Lisbon" in ana.summary and ana.labels == ["Community"] and ana.group_id == "default"
+    # HAS_MEMBER edges: community -> each member
+    assert sorted((e.source_node_uuid, e.target_node_uuid) for e in edges) == sorted(
+        (n.uuid, m) for n in nodes for m in n.members)
+    # deterministic: the same memory, the same communities and ids
+    again, _ = run(g.build_communities(group_ids=["default"]))
+    assert [(n.uuid, n.name, n.summary) for n in again] == [(n.uuid, n.name, n.summary) for n in nodes]
+    assert run(g.build_communities(group_ids=["empty-group"])) == ([], [])
+    # reachable through search_, like Graphiti's community search
+    res = run(g.search_("who plays chess at university?", config=COMMUNITY_HYBRID_SEARCH_RRF))
+    assert res.edges == [] and res.nodes == [] and res.communities[0].name.startswith(("Dave", "Eve"))
+    assert len(res.community_reranker_scores) == len(res.communities)
+    assert res.community_reranker_scores == sorted(res.community_reranker_scores, reverse=True)
+    conv = res.to_graphiti()
+    assert isinstance(conv.communities[0], GCNode) and conv.communities[0].uuid == res.communities[0].uuid
+    assert isinstance(edges[0].to_graphiti(), GCEdge)
+    # a write recomputes them; nothing was stored and no belief changed
+    assert [f.to_dict() for who in ("Ana", "Bo", "Dave") for f in mem.history(who)] == before
+    add(g, "c9", "Ana: We moved to Porto last week!", d("2024-06-20"))
+    ana2 = next(n for n in run(g.build_communities())[0] if n.name.startswith("Ana"))
+    assert "lives in Porto" in ana2.summary and "Lisbon" not in ana2.summary.split("lives in")[1].split(";")[0]
+    assert mem.check() == []
 
 
 def test_history_returns_every_version(g, moved):

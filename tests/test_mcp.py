@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 TOOLS = {
     "add_memory", "search_memory_facts", "search_nodes", "get_episodes", "get_entity_edge",
     "delete_entity_edge", "delete_episode", "clear_graph", "get_status", "add_triplet",
-    "as_of", "history", "get_context", "check_memory_use", "forget_memory",
+    "as_of", "history", "get_context", "check_memory_use", "forget_memory", "consolidate_memory",
 }
 
 
@@ -243,6 +243,36 @@ def test_episodes_nodes_delete_episode_and_clear(server):
     # other groups are untouched
     kept = server.ok("as_of", subject="Maria", attribute="lives_in", group_id="admin-other")["facts"]
     assert [f["value"] for f in kept] == ["Faro"]
+
+
+def test_consolidate_memory_makes_restatements_cold_and_warm_undoes_it(server):
+    """Cara says the same thing three times (weeks ago, out of the short tier):
+    two go cold as dup_of the one kept, out of search, readable by id; beliefs
+    are untouched; forget_memory(warm=...) brings them back."""
+    g = "consolidate"
+    said = [("2024-03-01", "What a beautiful sunny morning it is today!"),
+            ("2024-03-02", "I live in Oslo."),
+            ("2024-03-10", "What a beautiful sunny morning it is today!!"),
+            ("2024-03-20", "what a beautiful sunny morning it is today")]
+    ids = [server.ok("add_memory", name=f"c{i}", episode_body=text, group_id=g, speaker="Cara",
+                     reference_time=when)["episode"]["id"] for i, (when, text) in enumerate(said)]
+    before = server.ok("history", subject="Cara", group_id=g)["facts"]
+    dry = server.ok("consolidate_memory", group_id=g, dry_run=True)
+    assert dry["dry_run"] is True and "would go cold" in dry["message"]
+    out = server.ok("consolidate_memory", group_id=g)
+    assert out["cold"] == dry["cold"] and out["groups"] == 1 and out["threshold"] == 0.92
+    cold = {eid: kept for eid, kept in out["cold"]}
+    assert set(cold) | set(cold.values()) == {ids[0], ids[2], ids[3]} and len(cold) == 2
+    assert ids[1] not in cold
+    eps = {e["id"]: e for e in server.ok("get_episodes", group_ids=[g], max_episodes=10)["episodes"]}
+    for eid, kept in cold.items():
+        assert eps[eid]["cold_reason"] == f"dup_of:{kept}"
+    assert server.ok("history", subject="Cara", group_id=g)["facts"] == before
+    assert server.ok("consolidate_memory", group_id=g)["cold"] == []
+    assert server.ok("forget_memory", group_id=g, warm=list(cold))["episodes"] == list(cold)
+    assert server.ok("consolidate_memory", group_id=g, dry_run=True)["cold"] == out["cold"]
+    err, text = server.call("consolidate_memory", group_id=g, threshold=0.1)
+    assert err and "threshold" in text
 
 
 def test_console_script_serves_over_stdio(tmp_path):

@@ -42,9 +42,12 @@ def test_harness_core_keeps_beliefs_and_the_floor(models, tmp_path):
         protected = mem._store.protected_episodes(group)
         assert protected, "the revisions' updates are sources of facts"
         out = retention.run_history(mem, group, episodes, questions, ["value", "graph", "fifo", "random"], ids=ids,
-                                    hash_grid=hash_grid, engine=ENGINE, dbdir=str(tmp_path), trace=True,
-                                    measure_bytes=False)
+                                    hash_grid=hash_grid, engine=ENGINE, dbdir=str(tmp_path), trace=True)
         assert out["hash_ok"]
+        # vacuum (Memory._vacuum) after the value policy's last level: a smaller file, the same beliefs
+        vac = out["bytes"]["vacuum"]
+        assert vac["hash_ok"] and vac["level"] == 0.25 and 0 < vac["file_after"] < vac["file_before"]
+        assert out["consolidate"]["would_go_cold"] >= 0 and 0.0 <= out["consolidate"]["yield"] < 1.0
         gold = {e for q in questions for e in q["evidence"]}
         for level in ("0.5", "0.25"):
             block = out["levels"][level]
