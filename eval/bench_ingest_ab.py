@@ -4,15 +4,17 @@
                                    [--out eval/results/ingest_ab.json]
 
 The machine this project is measured on is shared, so an absolute turns/s says
-little by itself. This runs ``eval/locomo_ingest.py`` of the current checkout
-and of ``--baseline`` (checked out into a temporary git worktree, removed at
-the end) one after the other, ``--runs`` times each (baseline, current,
+little by itself. This runs this checkout's ``eval/locomo_ingest.py`` on the
+current package and on the package of ``--baseline`` (checked out into a
+temporary git worktree, removed at the end) one after the other, ``--runs`` times each (baseline, current,
 baseline, current, ...), each in a fresh process with the same Python
 environment, and records around every run:
 
 * a fixed CPU-bound calibration (pure Python and a numpy matrix product, one
   thread, in its own process): its seconds rise with the load the run met;
-* the load average (``/proc/loadavg``, sampled every 2 s during the run).
+* the load average (``/proc/loadavg``, sampled every 2 s during the run);
+* the ingest's CPU time per turn (``time.process_time``, every thread of the
+  process): the steadiest figure on a shared machine.
 
 It prints (and with ``--out`` writes) one JSON document: per run turns/s,
 the single ``add_episode`` p50, the calibration seconds and the load; the
@@ -79,7 +81,9 @@ def checkout(rev: str, where: Path) -> Path:
 def run_ingest(src: Path, args, label: str) -> dict:
     env = dict(os.environ, PYTHONPATH=str(src))
     env.setdefault("MIDAS_LOCOMO", str(ROOT.parent / "shared" / "data" / "locomo"))
-    cmd = ["nice", "-n", str(args.nice), sys.executable, str(src / "eval" / "locomo_ingest.py"),
+    # this checkout's locomo_ingest.py on either side's package (it uses the public API only), so
+    # that both report the same figures (the CPU time per turn too)
+    cmd = ["nice", "-n", str(args.nice), sys.executable, str(ROOT / "eval" / "locomo_ingest.py"),
            "--single", str(args.single)]
     if args.limit:
         cmd += ["--limit", str(args.limit)]
@@ -106,6 +110,7 @@ def run_ingest(src: Path, args, label: str) -> dict:
     rep = json.loads(out.stdout)
     calib_after = calibrate(args.nice)
     row = {"side": label, "turns": rep["turns"], "turns_per_s": rep["bulk_turns_per_s"],
+           "cpu_ms_per_turn": rep["bulk_cpu_ms_per_turn"],
            "single_p50_ms": rep["single_add_episode_ms"]["p50"], "facts_per_turn": rep["facts_per_turn"],
            "supersessions": rep["supersessions"], "wall_s": round(wall, 1),
            "calibration_s": round((calib_before + calib_after) / 2, 3),
@@ -153,6 +158,7 @@ def main() -> None:
         "current": head, "baseline": base_rev,
         "engine": args.engine or "ladybug", "runs": args.runs, "nice": args.nice, "cpus": os.cpu_count(),
         "median": {s: {"turns_per_s": med([r["turns_per_s"] for r in rs]),
+                       "cpu_ms_per_turn": med([r["cpu_ms_per_turn"] for r in rs]),
                        "single_p50_ms": med([r["single_p50_ms"] for r in rs]),
                        "turns_per_s_x_calibration": med([r["turns_per_s_x_calibration"] for r in rs]),
                        "calibration_s": med([r["calibration_s"] for r in rs]),
@@ -160,6 +166,9 @@ def main() -> None:
                    for s, rs in side.items()},
         "current_over_baseline_turns_per_s": med([c["turns_per_s"] / b["turns_per_s"] for b, c in pairs]),
         "per_pair_ratio": [round(c["turns_per_s"] / b["turns_per_s"], 3) for b, c in pairs],
+        # CPU per turn is the steadier figure on a shared machine: baseline / current is the speed ratio
+        "baseline_over_current_cpu_per_turn": med([b["cpu_ms_per_turn"] / c["cpu_ms_per_turn"] for b, c in pairs]),
+        "per_pair_cpu_ratio": [round(b["cpu_ms_per_turn"] / c["cpu_ms_per_turn"], 3) for b, c in pairs],
         "runs_in_order": rows,
     }
     text = json.dumps(report, indent=2)
