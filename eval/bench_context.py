@@ -1,7 +1,8 @@
 """Latency of ``Memory.context()`` and ``Memory.recall()`` at 10k and 100k facts and on a LoCoMo memory.
 
     python eval/bench_context.py [--sizes 10000,100000] [--runs 5] [--queries 60]
-                                 [--engine ladybug] [--locomo 0] [--out eval/results/bench_context.json]
+                                 [--engine ladybug] [--locomo 0] [--store /tmp/bench-context-100k.db]
+                                 [--out eval/results/bench_context.json]
 
 Prints one JSON document (and a short table on stderr).
 
@@ -16,6 +17,10 @@ same people go through the real ``add_episodes`` pipeline first. Facts go in
 with ``add_facts``; the first query after a write builds the group's recall
 index (BM25 + the fact vectors, embedding every fact that has none): that
 build is timed apart (``index_build_s``) and not counted in the latencies.
+``--store PATH`` keeps that database (and the facts' vectors the first
+query stored) at PATH: a later run with the same ``--sizes``, ``--episodes``
+and ``--seed`` opens it and measures the largest size only, without building
+it again (the questions come from the same generated rows, not written again).
 
 Queries are questions about those people and companies ("Where does Mia
 Rossi live these days?", "Who does Tomas Weber report to?"): 80% about an
@@ -42,6 +47,7 @@ import argparse
 import datetime as dt
 import gc
 import json
+import os
 import random
 import statistics
 import sys
@@ -270,7 +276,7 @@ def measure(mem, questions, *, runs: int, queries: int, budget: int, group_id: s
                 t = time.perf_counter()
                 mem.as_of(p1, group_id=group_id)
                 lat["as_of"].append((time.perf_counter() - t) * 1e3)
-        run: dict[str, float] = {}
+        run: dict[str, float] = {"loadavg": os.getloadavg()[0]}
         for name in ("context", "recall", "as_of"):
             if lat[name]:
                 run[f"{name}_p50"] = pct(lat[name], 0.5)
@@ -309,9 +315,15 @@ def main() -> None:
     ap.add_argument("--locomo", type=int, default=0, help="LoCoMo conversation index (-1 = skip)")
     ap.add_argument("--engine", default=None)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--store", help="keep the synthetic database here and reuse it when it exists")
     ap.add_argument("--out", help="also write the JSON here")
     args = ap.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(",") if s)
+    built = {"sizes": sizes, "episodes": args.episodes, "seed": args.seed, "engine": args.engine or "ladybug"}
+    meta = Path(f"{args.store}.json") if args.store else None
+    reuse = bool(meta and meta.exists() and json.loads(meta.read_text()) == built)
+    if args.store and not reuse and (Path(args.store).exists() or meta.exists()):
+        raise SystemExit(f"{args.store} exists but was built with other settings than {built}: remove it")
 
     from midas_graph import Memory
     from midas_graph.models import default_embedder, default_nli, load_spacy
@@ -337,18 +349,25 @@ def main() -> None:
     asked: set[str] = set()     # no question is asked twice in the whole run
     tmp = tempfile.mkdtemp(prefix="bench-context-")
     group = "bench"
-    with Memory(f"{tmp}/synthetic.db", engine=args.engine, embedder=embedder) as mem:
+    report["store"] = {"path": args.store, "reused": reuse} if args.store else None
+    with Memory(args.store or f"{tmp}/synthetic.db", engine=args.engine, embedder=embedder) as mem:
         t = time.perf_counter()
         if args.episodes:
-            mem.add_episodes(episode_rows(args.episodes, ppl, rng), group_id=group, progress=False)
+            rows = episode_rows(args.episodes, ppl, rng)
+            if not reuse:
+                mem.add_episodes(rows, group_id=group, progress=False)
         report["episodes"] = {"n": args.episodes, "seconds": round(time.perf_counter() - t, 1)}
         done = 0
         for size in sizes:
             t = time.perf_counter()
             for start in range(done, size, 20_000):
-                mem.add_facts(list(fact_rows(start, min(size, start + 20_000), ppl, cos, rng, known)),
-                              group_id=group, progress=False)
+                rows = list(fact_rows(start, min(size, start + 20_000), ppl, cos, rng, known))
+                if not reuse:
+                    mem.add_facts(rows, group_id=group, progress=False)
             add_s = time.perf_counter() - t
+            if reuse and size != sizes[-1]:
+                done = size
+                continue
             added, done = size - done, size
             stats = mem.stats()
             questions = question_stream(known, random.Random(args.seed + size), seen=asked)
@@ -358,13 +377,16 @@ def main() -> None:
             for _ in range(5):                                       # warm caches, not timed
                 mem.context(next(questions)[0], budget_tokens=args.budget, group_id=group)
             res = measure(mem, questions, runs=args.runs, queries=args.queries, budget=args.budget, group_id=group)
-            res.update({"add_facts_s": round(add_s, 1), "facts_per_s": round(added / add_s),
+            res.update({"add_facts_s": None if reuse else round(add_s, 1),
+                        "facts_per_s": None if reuse else round(added / add_s),
                         "index_build_s": round(build_s, 1), "stats": stats})
             report["sizes"][str(size)] = res
             print(f"{size:>7} facts: context p50 {res['context_p50']:.1f} ms p95 {res['context_p95']:.1f} | "
                   f"recall p50 {res['recall_p50']:.1f} p95 {res['recall_p95']:.1f} | as_of p50 {res['as_of_p50']:.2f} "
                   f"| build {build_s:.1f}s add {add_s:.1f}s", file=sys.stderr, flush=True)
 
+    if meta and not reuse:
+        meta.write_text(json.dumps(built) + "\n")
     if args.locomo >= 0:
         import locomo
 

@@ -72,17 +72,13 @@ class ShardServer:
         return self.mem.nli_threshold
 
     def call(self, name: str, args: Sequence[Any], kwargs: Mapping[str, Any]) -> tuple[str, Any]:
+        from ._routing import answer
+
         if name not in CALLS:
             return "err", AttributeError(f"a shard does not answer {name!r}")
         try:
-            return "ok", getattr(self.mem, name)(*args, **kwargs)
-        except (ValueError, KeyError, TypeError) as exc:  # MidasError's bad-input kinds, and wrong arguments
-            return "err", exc
-        except Exception as exc:
-            from ._errors import MidasError
-
-            if isinstance(exc, MidasError):
-                return "err", exc
+            return answer(getattr(self.mem, name), args, dict(kwargs))
+        except Exception:
             logging.getLogger("midas_graph.cluster").exception("shard %d: %s failed", self.index, name)
             raise
 

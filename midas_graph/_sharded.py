@@ -5,7 +5,8 @@ Groups are the unit: a group lives in exactly one shard file, the one
 rebalance moved it). Every public :class:`~midas_graph.Memory` method that
 takes ``group_id`` is routed to the Memory of the owning file; those methods
 are made from Memory's own (same signature, same docstring), listed in the
-tables below, so the sharded surface cannot drift from Memory's.
+tables of ``_routing`` (the router ClusterMemory uses too), so the sharded
+surface cannot drift from Memory's.
 
 The shard Memories open lazily, one per file, and stay open until
 :meth:`ShardedMemory.close`. They share one set of models: the embedder,
@@ -15,8 +16,6 @@ NLI model and spaCy pipeline are process-wide (or the ``embedder=`` /
 
 from __future__ import annotations
 
-import functools
-import inspect
 import os
 import threading
 from collections import Counter
@@ -25,68 +24,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping, Sequence
 
 from ._check import Violation
-from ._errors import InvalidInputError, MidasError, NotFoundError
-from ._memory import Memory, episode_items, episode_not_found, fact_not_found
+from ._errors import InvalidInputError, MidasError
+from ._memory import Memory, episode_items
+from ._routing import BY_ID_METHODS, GROUP_METHODS, Call, Outcome, Router, answer, group_arg, install
 from ._shards import MANIFEST, Layout, ShardLayoutError, shard_of
 from ._store import resolve_engine
 from ._types import EpisodeResult, Fact
-
-#: Memory methods whose ``group_id`` names one group: routed to its shard.
-GROUP_METHODS = (
-    "add_fact", "add_alias", "add_entity", "add_episode", "episodes", "clear", "search_entities",
-    "recall", "context", "entity", "entities", "as_of", "current", "history", "forget", "consolidate",
-    "warm", "compact", "compaction_horizon", "tier_stats",
-)
-#: Methods that take an id and an optional ``group_id``: routed when it is
-#: given; without it, the id is looked for in every shard (see _by_id).
-BY_ID_METHODS = ("episode", "remove_episode", "versions", "fact", "retract")
-
 
 class ShardMoveError(MidasError):
     """A group could not be moved: what was copied does not read back the
     same as the source. The source still owns the group, unchanged."""
 
 
-def _group(group_id: Any) -> str:
-    if not isinstance(group_id, str) or not group_id.strip():
-        raise InvalidInputError("group_id", "expected a non-empty string")
-    return group_id
+class _Local:
+    """The :class:`~midas_graph._routing.Shards` of a ShardedMemory: each call
+    on its shard's Memory, in this process."""
+
+    def __init__(self, sharded: "ShardedMemory") -> None:
+        self._sharded = sharded
+
+    def run(self, calls: Sequence[Call]) -> list[Outcome]:
+        return [answer(getattr(self._sharded.shard(i), name), args, kwargs) for i, name, args, kwargs in calls]
 
 
-def _routed(name: str):
-    target = getattr(Memory, name)
-    default = inspect.signature(target).parameters["group_id"].default
-
-    @functools.wraps(target)
-    def call(self: "ShardedMemory", *args: Any, **kwargs: Any) -> Any:
-        g = _group(kwargs.get("group_id", default))
-        with self._using(g):
-            return getattr(self.for_group(g), name)(*args, **kwargs)
-
-    call.__doc__ = f"Routed to the shard of ``group_id``: {target.__doc__ or ''}"
-    return call
-
-
-def _by_id(name: str):
-    target = getattr(Memory, name)
-    id_name = list(inspect.signature(target).parameters)[1]  # fact_id or episode_id
-
-    @functools.wraps(target)
-    def call(self: "ShardedMemory", *args: Any, group_id: str | None = None, **kwargs: Any) -> Any:
-        the_id = args[0] if args else kwargs.get(id_name)
-        if group_id is None:
-            group_id = self._owner_of(name, the_id)
-        g = _group(group_id)
-        with self._using(g):
-            return getattr(self.for_group(g), name)(*args, group_id=g, **kwargs)
-
-    call.__doc__ = (f"Routed to the shard of ``group_id``; without one, the id is looked for in every "
-                    f"shard (an episode id used by groups on two shards must name its group): "
-                    f"{target.__doc__ or ''}")
-    return call
-
-
-class ShardedMemory:
+class ShardedMemory(Router):
     """A memory over ``shards`` database files in the directory ``root``.
 
     >>> mem = ShardedMemory("memdir", shards=4)                # doctest: +SKIP
@@ -150,6 +111,7 @@ class ShardedMemory:
         self._moving: set[str] = set()
         self._closed = False
         self._empty: Memory | None = None
+        self._shards = _Local(self)
         self._manifest_sig = _signature(self.layout.root / MANIFEST)
 
     # -- shards ------------------------------------------------------------------
@@ -164,8 +126,7 @@ class ShardedMemory:
     def shard_for(self, group_id: str) -> int:
         """The shard that owns ``group_id``: the manifest is read again when
         it changed on disk (another process moved a group)."""
-        self._fresh_layout()
-        return self.layout.shard_for(_group(group_id))
+        return self._owner(group_id)
 
     def _fresh_layout(self) -> None:
         sig = _signature(self.layout.root / MANIFEST)
@@ -205,7 +166,7 @@ class ShardedMemory:
         """The Memory on the shard that owns ``group_id``."""
         return self.shard(self.shard_for(group_id))
 
-    def _existing(self) -> list[int]:
+    def _live(self) -> list[int]:
         """The shards whose file exists (a shard no group was written to has none yet)."""
         return [i for i in range(self.layout.n) if i in self._mems or self.layout.path(i).exists()]
 
@@ -227,31 +188,6 @@ class ShardedMemory:
                         del self._busy[g]
                 self._gate.notify_all()
 
-    def _owner_of(self, method: str, the_id: str) -> str:
-        """The group of a fact or episode id, looked for in every shard (only
-        in the groups each shard owns: a leftover copy does not count)."""
-        self._fresh_layout()
-        if not isinstance(the_id, str) or not the_id.strip():
-            field = "fact_id" if method in ("versions", "fact", "retract") else "episode_id"
-            raise InvalidInputError(field, "must be a non-empty string" if isinstance(the_id, str)
-                                    else f"expected a string, got {type(the_id).__name__}")
-        groups: set[str] = set()
-        for i in self._existing():
-            mem = self.shard(i)
-            try:
-                found = mem.versions(the_id) if method in ("versions", "fact", "retract") else [mem.episode(the_id)]
-            except NotFoundError:
-                continue
-            g = found[0].group_id
-            if self.layout.shard_for(g) == i:
-                groups.add(g)
-        if not groups:
-            raise (fact_not_found(the_id) if method in ("versions", "fact", "retract") else episode_not_found(the_id))
-        if len(groups) > 1:
-            raise InvalidInputError("group_id", f"episode id {the_id!r} is used by {len(groups)} groups on "
-                                    "different shards: name the group")
-        return groups.pop()
-
     # -- batches ---------------------------------------------------------------------
     def add_facts(self, rows: Iterable[Mapping[str, Any] | Sequence[Any]], *, group_id: str = "default",
                   batch_size: int = 20_000, progress: bool | None = None) -> list[Fact]:
@@ -262,7 +198,7 @@ class ShardedMemory:
         if isinstance(rows, (str, bytes, Mapping)):
             raise InvalidInputError("rows", "expected an iterable of rows, not a single row")
         rows = list(rows)
-        any_mem = self.for_group(_group(group_id))
+        any_mem = self.for_group(group_arg(group_id))
         any_mem._writable()
         groups: list[str] = []
         for i, row in enumerate(rows):
@@ -270,66 +206,25 @@ class ShardedMemory:
                 groups.append(any_mem._draft(row, group_id).group_id)
             except InvalidInputError as exc:
                 raise InvalidInputError(f"rows[{i}].{exc.field}", str(exc).split(": ", 1)[-1]) from None
-        out: list[Fact | None] = [None] * len(rows)
-        for shard, idx in self._by_shard(groups).items():
-            with self._using(*{groups[i] for i in idx}):
-                facts = self.shard(shard).add_facts([rows[i] for i in idx], group_id=group_id,
-                                                    batch_size=batch_size, progress=progress)
-            for i, f in zip(idx, facts):
-                out[i] = f
-        return out  # type: ignore[return-value]
+        return self._write_split("add_facts", rows, groups, group_id,
+                                 {"batch_size": batch_size, "progress": progress})
 
     def add_episodes(self, episodes: Iterable[Mapping[str, Any] | str], *, group_id: str = "default",
                      progress: bool | None = None) -> list[EpisodeResult]:
         """:meth:`Memory.add_episodes`, each episode on its group's shard, in
         order within each group; every episode is validated first."""
         episodes = list(episodes) if not isinstance(episodes, (str, bytes, Mapping)) else episodes
-        items = episode_items(episodes, _group(group_id))
+        items = episode_items(episodes, group_arg(group_id))
         self.for_group(group_id)._writable()
         groups = [item.group_id for item in items]
-        out: list[EpisodeResult | None] = [None] * len(items)
-        for shard, idx in self._by_shard(groups).items():
-            with self._using(*{groups[i] for i in idx}):
-                results = self.shard(shard).add_episodes([episodes[i] for i in idx], group_id=group_id,
-                                                         progress=progress)
-            for i, r in zip(idx, results):
-                out[i] = r
-        return out  # type: ignore[return-value]
-
-    def _by_shard(self, groups: Sequence[str]) -> dict[int, list[int]]:
-        """Positions of ``groups`` by the shard that owns each, in order."""
-        self._fresh_layout()
-        out: dict[int, list[int]] = {}
-        for i, g in enumerate(groups):
-            out.setdefault(self.layout.shard_for(g), []).append(i)
-        return out
+        return self._write_split("add_episodes", episodes, groups, group_id, {"progress": progress})
 
     # -- the whole memory --------------------------------------------------------------
-    def check(self, *, group_id: str | None = None) -> list[Violation]:
-        """:meth:`Memory.check` on every shard (or on the group's), each
-        message prefixed with its shard, plus a ``shard`` violation for every
-        group found on a shard that does not own it (a move cut short: the
-        manifest's owner is right, the other copy is left over; moving the
-        group again, or to where it is, removes it)."""
-        shards = self._existing() if group_id is None else [self.shard_for(group_id)]
-        out = [Violation(v.rule, f"shard {i}: {v.message}", v.ids)
-               for i in shards for v in self.shard(i).check(group_id=group_id)]
-        for i, g in self.strays():
-            if group_id is None or g == group_id:
-                out.append(Violation("shard", f"shard {i} holds rows of group {g!r}, which shard "
-                                     f"{self.layout.shard_for(g)} owns (left over by a move cut short; "
-                                     f"`midas-graph shards move {g} {self.layout.shard_for(g)}` removes them)",
-                                     (g,)))
-        return out
-
-    def stats(self, *, group_id: str | None = None) -> dict[str, int]:
-        """:meth:`Memory.stats` of the group (on its shard), or summed over every shard."""
-        if group_id is not None:
-            return self.for_group(group_id).stats(group_id=_group(group_id))
-        total: Counter[str] = Counter({"Entity": 0, "Fact": 0, "Episode": 0})
-        for i in self._existing():
-            total.update(self.shard(i).stats())
-        return dict(total)
+    def _stray_violations(self, group_id: str | None) -> list[Violation]:
+        return [Violation("shard", f"shard {i} holds rows of group {g!r}, which shard "
+                          f"{self.layout.shard_for(g)} owns (left over by a move cut short; "
+                          f"`midas-graph shards move {g} {self.layout.shard_for(g)}` removes them)", (g,))
+                for i, g in self.strays() if group_id is None or g == group_id]
 
     def groups(self, i: int) -> list[str]:
         """Every group with rows in shard ``i``'s file (owned or left over)."""
@@ -343,7 +238,7 @@ class ShardedMemory:
     def strays(self) -> list[tuple[int, str]]:
         """(shard, group) for every group found on a shard that does not own it."""
         self._fresh_layout()
-        return [(i, g) for i in self._existing() for g in self.groups(i) if self.layout.shard_for(g) != i]
+        return [(i, g) for i in self._live() for g in self.groups(i) if self.layout.shard_for(g) != i]
 
     def status(self) -> dict[str, Any]:
         """Per shard: its file, bytes on disk (database and log), how many
@@ -371,7 +266,7 @@ class ShardedMemory:
         the target (the source's rows are left over, removed by the next
         move; moving a group to the shard that owns it only removes such
         leftovers). :meth:`check` reports leftovers. Returns what was done."""
-        g = _group(group_id)
+        g = group_arg(group_id)
         if not isinstance(to_shard, int) or isinstance(to_shard, bool) or not 0 <= to_shard < self.layout.n:
             raise InvalidInputError("to_shard", f"expected a shard number 0..{self.layout.n - 1}, got {to_shard!r}")
         with self._gate:
@@ -454,19 +349,10 @@ class ShardedMemory:
     def __repr__(self) -> str:
         return f"ShardedMemory(root={str(self.root)!r}, shards={self.layout.n}, engine={self.engine!r})"
 
-    def guard_reliance(self, items: Iterable[Any], use: str, *, approved: Iterable[str] = ()):
-        """:meth:`Memory.guard_reliance` (it reads no database)."""
-        from ._guard import guard_reliance
 
-        return guard_reliance(items, use, approved=approved)
-
-
-for _name in GROUP_METHODS:
-    setattr(ShardedMemory, _name, _routed(_name))
-for _name in BY_ID_METHODS:
-    setattr(ShardedMemory, _name, _by_id(_name))
-del _name
-# The typed names above and the tables must say the same (tests/test_sharded.py checks it).
+install(ShardedMemory)
+# The typed names above and the tables (GROUP_METHODS, BY_ID_METHODS) must say the same
+# (tests/test_sharded.py checks it).
 
 
 def _signature(path: Path) -> tuple | None:

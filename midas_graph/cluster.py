@@ -19,13 +19,13 @@ Ray is imported when a :class:`Cluster` starts, never by ``import midas_graph``.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from ._errors import MidasError, NotFoundError
+from ._errors import InvalidInputError, MidasError
+from ._routing import Call, Outcome, Router, install
 from ._shards import Layout
 
 __all__ = ["Cluster", "ClusterError", "ClusterMemory", "start_local_ray"]
@@ -224,19 +224,23 @@ def _cause(exc: BaseException) -> str:
 
 # -- the Memory-compatible front ---------------------------------------------------------
 
-#: Methods whose ``group_id`` (default ``"default"``) names the one shard that answers.
-_BY_GROUP = ("add_fact", "add_alias", "add_entity", "add_episode", "episodes", "search_entities", "recall",
-             "context", "entity", "entities", "as_of", "current", "history", "forget", "consolidate", "warm",
-             "compact", "compaction_horizon", "tier_stats")
-#: Methods whose ``group_id=None`` means "any group": the shard that holds the id answers.
-_BY_ID = ("episode", "fact", "versions")
-_WRITE_BY_ID = {"retract": "versions", "remove_episode": "episode"}
+class _Actors:
+    """The :class:`~midas_graph._routing.Shards` of a ClusterMemory: each call
+    sent to its shard's actor, all of them before any answer is awaited."""
+
+    def __init__(self, cluster: Cluster) -> None:
+        self._cluster = cluster
+
+    def run(self, calls: Sequence[Call]) -> list[Outcome]:
+        actors = self._cluster.actors
+        return self._cluster.get([actors[i].call.remote(name, args, kwargs) for i, name, args, kwargs in calls])
 
 
-class ClusterMemory:
+class ClusterMemory(Router):
     """The public ``Memory`` surface over a :class:`Cluster`: the same
     methods, arguments and return types, each call answered by the actor
-    that owns the group. A call that names no group where ``Memory`` allows
+    that owns the group (routed as :class:`~midas_graph.ShardedMemory`
+    routes, by the same code: ``_routing``). A call that names no group where ``Memory`` allows
     that (``episode(id)``, ``retract(id)``, ``stats()``, ``check()``) asks
     every shard. ``add_facts`` / ``add_episodes`` whose rows name groups on
     several shards check every row first (an error names its index), then
@@ -248,6 +252,7 @@ class ClusterMemory:
         from ._registry import AttributeRegistry
 
         self._cluster = cluster
+        self._shards = _Actors(cluster)
         self.registry = AttributeRegistry.default().extend(attributes or {})
 
     @property
@@ -259,7 +264,7 @@ class ClusterMemory:
         return str(self._cluster.layout.root)
 
     @property
-    def layout(self) -> Layout:
+    def layout(self) -> Layout:  # type: ignore[override]
         return self._cluster.layout
 
     def __repr__(self) -> str:
@@ -275,44 +280,9 @@ class ClusterMemory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- calls ---------------------------------------------------------------------
-    def _call(self, shard: int, name: str, args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None = None) -> Any:
-        status, value = self._cluster.get(self._cluster.actors[shard].call.remote(name, tuple(args), dict(kwargs or {})))
-        if status == "err":
-            raise value
-        return value
-
-    def _each(self, name: str, args: Sequence[Any] = (), kwargs: Mapping[str, Any] | None = None) -> list[tuple[str, Any]]:
-        refs = [a.call.remote(name, tuple(args), dict(kwargs or {})) for a in self._cluster.actors]
-        return self._cluster.get(refs)
-
-    def _shard(self, group_id: Any) -> int:
-        return self.layout.shard_for(group_id)  # checks group_id (InvalidInputError naming it)
-
-    def _owner_of(self, probe: str, item_id: Any, group_id: Any) -> int:
-        """The shard that holds ``item_id`` (a fact or an episode): the
-        group's, or the first shard that finds it."""
-        if group_id is not None:
-            return self._shard(group_id)
-        answers = self._each(probe, (item_id,))
-        for i, (status, _) in enumerate(answers):
-            if status == "ok":
-                return i
-        errors = [v for s, v in answers if s == "err"]
-        raise next((e for e in errors if not isinstance(e, NotFoundError)), errors[0])
-
     def now(self):
         """The latest of the shards' clocks (never before a write any shard made)."""
-        return max(self._ok(self._each("now")))
-
-    @staticmethod
-    def _ok(answers: Iterable[tuple[str, Any]]) -> list[Any]:
-        out = []
-        for status, value in answers:
-            if status == "err":
-                raise value
-            out.append(value)
-        return out
+        return max(self._ok(self._ask("now")))
 
     def add_facts(self, rows: Iterable[Any], *, group_id: str = "default", batch_size: int = 20_000,
                   progress: bool | None = None) -> list[Any]:
@@ -323,69 +293,34 @@ class ClusterMemory:
         return self._bulk("episodes", "add_episodes", episodes, group_id, {"progress": progress})
 
     def _bulk(self, kind: str, name: str, rows: Any, group_id: str, kwargs: dict[str, Any]) -> list[Any]:
-        from ._errors import InvalidInputError
-
+        """Rows checked by their shards (all of them before any writes, when
+        they span several), then written by the router, shard by shard."""
         if isinstance(rows, (str, bytes, Mapping)):
             field = "rows" if kind == "facts" else "episodes"
             raise InvalidInputError(field, f"expected an iterable of {field}, not a single one")
         rows = list(rows)
-        self._shard(group_id)
-        by_shard: dict[int, list[tuple[int, Any]]] = {}
-        for i, row in enumerate(rows):
-            g = row.get("group_id") if isinstance(row, Mapping) else None
+        self._owner(group_id)
+        groups: list[str] = []
+        for row in rows:
+            g = (row.get("group_id") if isinstance(row, Mapping) else None) or group_id
             try:
-                shard = self._shard(g or group_id)
+                self._owner(g)
             except InvalidInputError:
-                shard = self._shard(group_id)  # the shard's own check names the row
-            by_shard.setdefault(shard, []).append((i, row))
+                g = group_id  # the shard's own check names the row
+            groups.append(g)
+        by_shard = self._by_shard(groups)
         if len(by_shard) > 1:  # every row checked before any shard writes
-            refs = [self._cluster.actors[s].validate.remote(kind, part, group_id) for s, part in by_shard.items()]
+            actors = self._cluster.actors
+            refs = [actors[s].validate.remote(kind, [(i, rows[i]) for i in idx], group_id)
+                    for s, idx in by_shard.items()]
             self._ok(self._cluster.get(refs))
-        out: list[Any] = [None] * len(rows)
-        for s, part in by_shard.items():
-            try:
-                got = self._call(s, name, ([r for _, r in part],), {"group_id": group_id, **kwargs})
-            except InvalidInputError as exc:  # one shard: its index is the row's index in its part
-                raise _renumber(exc, [i for i, _ in part]) from None
-            for (i, _), value in zip(part, got):
-                out[i] = value
-        return out
-
-    def retract(self, fact_id: str, *, reason: str | None = None, group_id: str | None = None):
-        shard = self._owner_of("versions", fact_id, group_id)
-        return self._call(shard, "retract", (fact_id,), {"reason": reason, "group_id": group_id})
-
-    def remove_episode(self, episode_id: str, *, group_id: str | None = None):
-        shard = self._owner_of("episode", episode_id, group_id)
-        return self._call(shard, "remove_episode", (episode_id,), {"group_id": group_id})
-
-    def clear(self, *, group_id: str) -> dict[str, int]:
-        return self._call(self._shard(group_id), "clear", (), {"group_id": group_id})
-
-    def check(self, *, group_id: str | None = None) -> list[Any]:
-        if group_id is not None:
-            return self._call(self._shard(group_id), "check", (), {"group_id": group_id})
-        return [v for part in self._ok(self._each("check")) for v in part]
-
-    def stats(self, *, group_id: str | None = None) -> dict[str, int]:
-        if group_id is not None:
-            return self._call(self._shard(group_id), "stats", (), {"group_id": group_id})
-        total: dict[str, int] = {}
-        for part in self._ok(self._each("stats")):
-            for k, v in part.items():
-                total[k] = total.get(k, 0) + v
-        return total
+        return self._write_split(name, rows, groups, group_id, kwargs)
 
     def tier(self, item: Any) -> str:
-        return self._call(self._shard(_group_of(item)), "tier", (item,))
+        return self._call(self._owner(_group_of(item)), "tier", (item,))
 
     def memory_value(self, item: Any) -> float:
-        return self._call(self._shard(_group_of(item)), "memory_value", (item,))
-
-    def guard_reliance(self, items: Iterable[Any], use: str, *, approved: Iterable[str] = ()):
-        from ._guard import guard_reliance
-
-        return guard_reliance(items, use, approved=approved)
+        return self._call(self._owner(_group_of(item)), "memory_value", (item,))
 
     @property
     def nli_threshold(self) -> float:
@@ -400,54 +335,15 @@ class ClusterMemory:
 def _group_of(item: Any) -> str:
     g = getattr(item, "group_id", None)
     if not isinstance(g, str):
-        from ._errors import InvalidInputError
-
         raise InvalidInputError("item", "expected a Fact or an Episode")
     return g
-
-
-def _renumber(exc: Any, index: list[int]) -> Any:
-    """An error of a shard's part of a bulk call, naming the row's index in the whole call."""
-    import re
-
-    from ._errors import InvalidInputError
-
-    m = re.match(r"(rows|episodes)\[(\d+)\](.*)", exc.field)
-    if not m or int(m.group(2)) >= len(index):
-        return exc
-    return InvalidInputError(f"{m.group(1)}[{index[int(m.group(2))]}]{m.group(3)}", str(exc).split(": ", 1)[-1])
-
-
-def _by_group(name: str):
-    from ._memory import Memory
-
-    @functools.wraps(getattr(Memory, name))
-    def method(self: ClusterMemory, *args: Any, group_id: str = "default", **kwargs: Any) -> Any:
-        return self._call(self._shard(group_id), name, args, {**kwargs, "group_id": group_id})
-
-    return method
-
-
-def _by_id(name: str):
-    from ._memory import Memory
-
-    @functools.wraps(getattr(Memory, name))
-    def method(self: ClusterMemory, item_id: Any, *, group_id: str | None = None, **kwargs: Any) -> Any:
-        shard = self._owner_of(name, item_id, group_id)
-        return self._call(shard, name, (item_id,), {**kwargs, "group_id": group_id})
-
-    return method
 
 
 def _install() -> None:
     from ._memory import Memory
 
-    for name in _BY_GROUP:
-        setattr(ClusterMemory, name, _by_group(name))
-    for name in _BY_ID:
-        setattr(ClusterMemory, name, _by_id(name))
-    for name in ("add_facts", "add_episodes", "retract", "remove_episode", "clear", "check", "stats", "tier",
-                 "memory_value", "guard_reliance", "now"):
+    install(ClusterMemory)
+    for name in ("add_facts", "add_episodes", "tier", "memory_value", "now"):
         getattr(ClusterMemory, name).__doc__ = getattr(Memory, name).__doc__
 
 
