@@ -34,6 +34,8 @@ def for_parsing(text: str) -> str:
         return text
     out = _CAPS_RUN.sub(lambda m: m.group(0).lower(), text)
     out = _LONG_CAPS.sub(lambda m: m.group(0).lower(), out)
+    if out.isascii():  # no emoji to read
+        return out
     chars = list(out)
     i = 0
     while i < len(chars):
