@@ -1076,3 +1076,16 @@ def test_a_later_turn_that_changes_what_a_belief_is_about_comes_with_it(monkeypa
         monkeypatch.setattr(context_mod, "FACT_UPDATES", False)
         said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
         assert "to March" not in said, said
+
+
+def test_the_values_of_a_many_valued_attribute_answer_together(monkeypatch):
+    """"What do I like?": "I enjoy jazz." ranks far above "I'm also a big fan of hip hop.";
+    the belief shown brings the other current value of its attribute (SIBLING_VALUES)."""
+    import midas_graph._context as context_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("Ana", "I enjoy jazz."), ("Ana", "I'm also a big fan of hip hop.")])
+        values = lambda: {str(i.fact.value) for i in mem.context("What do I like?", speaker="Ana").items if i.fact}
+        assert values() == {"jazz", "hip hop"}
+        monkeypatch.setattr(context_mod, "SIBLING_VALUES", False)
+        assert values() == {"jazz"}
