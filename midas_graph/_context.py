@@ -561,6 +561,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     info = recaller.known_people(info, group_id)
     info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+    if ROLES_AS_OF and explicit_valid and focus_ids:
+        # asked as of a time: a role is also whoever held it then ("Ben's manager" in 2022)
+        focus_ids += [i for i in recaller.roles_at(info.names, group_id, valid_at, known_at) if i not in focus_ids]
     info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [],
                             linked(mem._store, group_id))
     if VALUE_ASKS_ATTRIBUTE and focus_ids and info.terms and _STILL.search(query):
@@ -1159,6 +1162,12 @@ def _with_siblings(mem, scored: list, group_id: str, valid_at, known_at) -> list
             added[g.vid] = (s * 0.999, Hit("fact", g.id, g.text, h.score, g, None, g.episode_id,
                                            ep.name if ep else None, g.valid_from, {"sibling": f.id}), False)
     return sorted([*out, *added.values()], key=lambda x: -x[0])
+
+
+#: Asked with an explicit valid time, a role ("Ben's manager") is also whoever
+#: held it then, by the owner's relation fact valid then: the name a role
+#: resolves to otherwise is today's holder's.
+ROLES_AS_OF = True
 
 
 #: A held belief of the asked entity whose attribute the question names by

@@ -820,12 +820,24 @@ class Recaller:
                     ids.append(hit[0])
         return cluster(store, group_id, ids)
 
-    def _by_relation(self, roles, group_id: str, keys: dict[str, str]) -> dict[str, str]:
+    def roles_at(self, names, group_id: str, valid_at, known_at) -> list[str]:
+        """The entities that held the roles among ``names`` at ``valid_at`` as
+        known at ``known_at`` ("Ben's manager" in 2022: Paul, though Sarah is
+        now): the value of the owner's relation fact then."""
+        roles = {n for n in names if _people.split_role(n) is not None}
+        if not roles:
+            return []
+        keys = {alias_key(group_id, n): n for n in roles}
+        return list(dict.fromkeys(self._by_relation(roles, group_id, keys, at=(valid_at, known_at)).values()))
+
+    def _by_relation(self, roles, group_id: str, keys: dict[str, str], at=None) -> dict[str, str]:
         """Role names found as the entity value of their owner's current
-        relation fact ("my sister" -> "user · sister: Ana" -> Ana), as
-        alias key -> entity id (under one of the role's keys)."""
+        relation fact ("my sister" -> "user · sister: Ana" -> Ana), or the one
+        valid and known at ``at`` (valid_at, known_at), as alias key -> entity
+        id (under one of the role's keys)."""
         store, reg = self.mem._store, self.mem.registry
         now = self.mem.now()
+        valid_at, known_at = at if at is not None else (now, now)
         out: dict[str, str] = {}
         for role in roles:
             owner, word = _people.split_role(role)  # type: ignore[misc]
@@ -835,7 +847,7 @@ class Recaller:
             cls = _people.role_class(word)
             # the word as the registry keys it; its class only for a word of no gender ("my kid")
             attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
-            for f in store.facts_of(owner_ids, group_id=group_id, valid_at=now, known_at=now):
+            for f in store.facts_of(owner_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):
                 if f.attribute in attrs and f.object_id:
                     out[alias_key(group_id, role)] = f.object_id
                     break

@@ -1089,3 +1089,18 @@ def test_the_values_of_a_many_valued_attribute_answer_together(monkeypatch):
         assert values() == {"jazz", "hip hop"}
         monkeypatch.setattr(context_mod, "SIBLING_VALUES", False)
         assert values() == {"jazz"}
+
+
+def test_a_role_asked_as_of_a_time_is_whoever_held_it_then(monkeypatch):
+    """"Who is Ben's manager?" as of mid-2022, when Paul was (Sarah is now): the role
+    resolves by the relation fact valid then (ROLES_AS_OF), and today's holder answers now."""
+    import midas_graph._context as context_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("My manager is Sarah.", speaker="Ben", reference_time="2023-10-01T10:00:00Z")
+        mem.add_episode("In 2022 my manager was Paul.", speaker="Ben", reference_time="2023-10-02T10:00:00Z")
+        then = mem.context("Who is Ben's manager?", valid_at="2022-06-01")
+        assert not then.abstain and {str(i.fact.value) for i in then.items if i.fact} == {"Paul"}, then.text
+        assert "Sarah" in mem.context("Who is Ben's manager?").text
+        monkeypatch.setattr(context_mod, "ROLES_AS_OF", False)
+        assert mem.context("Who is Ben's manager?", valid_at="2022-06-01").abstain
