@@ -1158,9 +1158,7 @@ def _with_siblings(mem, scored: list, group_id: str, valid_at, known_at) -> list
                 continue
             if g.vid in added:
                 continue
-            ep = store.episode(g.episode_id, g.group_id) if g.episode_id else None
-            added[g.vid] = (s * 0.999, Hit("fact", g.id, g.text, h.score, g, None, g.episode_id,
-                                           ep.name if ep else None, g.valid_from, {"sibling": f.id}), False)
+            added[g.vid] = (s * 0.999, _fact_hit(store, g, h.score, {"sibling": f.id}), False)
     return sorted([*out, *added.values()], key=lambda x: -x[0])
 
 
@@ -1189,10 +1187,14 @@ def _named_beliefs(mem, hits: list[Hit], focus_ids: list[str], group_id: str, va
     store = mem._store
     out = []
     for f in held:
-        ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
-        out.append(Hit("fact", f.id, f.text, low, f, None, f.episode_id, ep.name if ep else None, f.valid_from,
-                       {"named": True}))
+        out.append(_fact_hit(store, f, low, {"named": True}))
     return out
+
+
+def _fact_hit(store, f: Fact, score: float, why: dict) -> Hit:
+    """A held version as a candidate line, named by the episode it came from."""
+    ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
+    return Hit("fact", f.id, f.text, score, f, None, f.episode_id, ep.name if ep else None, f.valid_from, why)
 
 
 def _belief_words(mem, f: Fact) -> str:
@@ -1339,9 +1341,7 @@ def _past_versions(mem, versions: list[Fact], valid_at, qvec, top: float, asked:
     hits = []
     for rank, j in enumerate(order, 1):  # the most similar ranks with the best recall hit
         f = chosen[j]
-        ep = store.episode(f.episode_id, f.group_id) if f.episode_id else None
-        hits.append(Hit("fact", f.id, f.text, top / (1 + 0.25 * (rank - 1)), f, None, f.episode_id,
-                        ep.name if ep else None, f.valid_from, {"past": rank, "lead": f.vid in leads}))
+        hits.append(_fact_hit(store, f, top / (1 + 0.25 * (rank - 1)), {"past": rank, "lead": f.vid in leads}))
     return hits
 
 

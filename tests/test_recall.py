@@ -1017,6 +1017,11 @@ _FILLER = [(who, text) for pair in zip(
         ("It", "big"), ("That", "cosy")]]) for who, text in pair]
 
 
+def _said(mem, asked: str, speaker: str) -> str:
+    """The turns the context for ``asked`` quotes, joined."""
+    return " ".join(i.episode.content for i in mem.context(asked, speaker=speaker).items if i.episode)
+
+
 def test_each_later_change_of_a_turn_comes_with_it(monkeypatch):
     """A turn corrected twice, on two of its words: both corrections come with it
     (UPDATES_PER_TURN), the second though it shares no word with the first."""
@@ -1031,10 +1036,10 @@ def test_each_later_change_of_a_turn_comes_with_it(monkeypatch):
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
         asked = "Where is our new flat?"
-        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        said = _said(mem, asked, "Ana")
         assert "Hoxton" in said and "8 March" in said, said
         monkeypatch.setattr(context_mod, "UPDATES_PER_TURN", 1)
-        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        said = _said(mem, asked, "Ana")
         assert "Hoxton" not in said, said
 
 
@@ -1071,10 +1076,10 @@ def test_a_later_turn_that_changes_what_a_belief_is_about_comes_with_it(monkeypa
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
         asked = "When is the Lisbon trip?"
-        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        said = _said(mem, asked, "Ana")
         assert "to March" in said, said
         monkeypatch.setattr(context_mod, "FACT_UPDATES", False)
-        said = " ".join(i.episode.content for i in mem.context(asked, speaker="Ana").items if i.episode)
+        said = _said(mem, asked, "Ana")
         assert "to March" not in said, said
 
 

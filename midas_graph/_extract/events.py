@@ -9,14 +9,10 @@ deadline", "Apollo's budget") or the speaker.
 
 from __future__ import annotations
 
-from .lexicon import _DATE_ATTRS, _EVENTS, _EVENT_VERBS, _GENERIC_MODS
+from .lexicon import _DATE_ATTRS, _EVENTS, _EVENT_PARTICLES, _EVENT_VERBS, _GENERIC_MODS, _MOVING_VERBS
 from .subjects import owner_of, resolve_subject
 from .tokens import _child, _children, attr_key
 
-_PARTICLES = frozenset(("back", "up", "forward", "out", "ahead", "again"))
-#: verbs that move a plan from one time to another (not those that set one: "booked for")
-_MOVING_VERBS = frozenset(("move", "push", "postpone", "reschedule", "delay", "bump", "shift", "slip", "slide",
-                           "pull", "bring", "advance", "change"))
 
 
 def date_key(w, h, key: str, acomp) -> str | None:
@@ -75,7 +71,7 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
     date_tok = None
     # "pushed back to Friday", "moved up to June 3", "brought forward to May": the time
     # may hang under the particle
-    heads = [v, *(c for c in v.children if c.dep_ in ("advmod", "prt", "prep") and c.lower_ in _PARTICLES)]
+    heads = [v, *(c for c in v.children if c.dep_ in ("advmod", "prt", "prep") and c.lower_ in _EVENT_PARTICLES)]
     for p in (p for hd in heads for p in _children(hd, "prep")):
         if p.lower_ in ("to", "until", "till", "for", "on", "in", "by", "at"):
             po = _child(p, "pobj")

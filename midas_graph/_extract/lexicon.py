@@ -130,6 +130,8 @@ _WORKPLACES = LEX.words("work.workplaces")
 _EVENTS = LEX.words("events.events")
 _GENERIC_MODS = LEX.words("events.generic_modifiers")
 _EVENT_VERBS = LEX.words("events.event_verbs")
+_MOVING_VERBS = LEX.words("events.moving_verbs")
+_EVENT_PARTICLES = LEX.words("events.time_particles")
 _DATE_ATTRS = LEX.inverse("events.date_attributes")
 
 _METRICS = LEX.words("numbers.metrics")

@@ -37,8 +37,7 @@ def vehicle(o) -> str | None:
     toks += [c for c in o.rights if c.dep_ in ("nummod", "compound") and c.pos_ in ("NUM", "PROPN")]  # "Model 3"
     words = " ".join(t.text for t in toks).rstrip(".,!?;:")  # "Model Y." at the end of a sentence
     folded = words.casefold()
-    if not any(n == folded or folded.startswith(n + " ") or folded.endswith(" " + n) or f" {n} " in f" {folded} "
-               for n in _VEHICLE_NAMES):
+    if not any(f" {n} " in f" {folded} " for n in _VEHICLE_NAMES):  # a make or model among its words
         return None
     if o.lemma_.lower() not in _VEHICLE_NOUNS and o.pos_ == "NOUN" and folded.split()[-1] not in _VEHICLE_NAMES:
         return None  # "a Tesla charger"
