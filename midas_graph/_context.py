@@ -349,11 +349,47 @@ def _own_sentences(text: str) -> tuple[list[str], int]:
     return [p for p, to_listener in parts if not to_listener], len(parts)
 
 
-def _says_own(info: QueryInfo, text: str) -> bool:
+#: The parts of a speaker's own sentences that tell of someone else do not
+#: make the asked words the speaker's: asked "what am I allergic to?", the
+#: user's "the allergy form — Lina's allergic to peanuts, so she needs an
+#: EpiPen" is the daughter's allergy. A clause (split at a dash, semicolon or
+#: colon, or ", so / but / because") is someone else's when it has no
+#: "I", "me" or "we", and names another person as its subject or owner: "he",
+#: "she", "they" (and their forms), "Lina's", "Lina is / has / got ...", or
+#: "my <role>" ("my daughter is allergic to peanuts"). Chosen on the
+#: development personas p5-p8 (p6-zahra-q24); held out: p9-p16 and LoCoMo.
+OTHERS_CLAUSES = True
+_CLAUSE = re.compile(r"\s*(?:[;:\u2014\u2013]|\s-\s|,\s+(?=(?:so|but|because)\b))\s*")
+_SPEAKER_SELF = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|me|myself|we|we're|we've|us)\b", re.I)
+_THIRD_PERSON = re.compile(r"\b(he|she|they|him|her|his|hers|them|their|theirs|he's|she's|they're)\b", re.I)
+_NOT_NAMES = frozenset({"it", "that", "what", "there", "here", "who", "where", "how", "let", "everything",
+                        "nothing", "today", "tomorrow", "everyone", "someone", "life", "work", "this"})
+_NAMED_SUBJECT = re.compile(r"(?:^|\W)([A-Z][a-z]+)(?:['\u2019]s\b|\s+(?:is|was|has|had|got|gets|needs|can't|"
+                            r"cannot|doesn't|isn't|wasn't|won't|will)\b)")
+_MY_ROLE = re.compile(r"\b(?:my|our)\s+(\w+)(?:\s+(\w+))?", re.I)
+
+
+def _of_others(clause: str) -> bool:
+    """Whether a clause tells of someone other than its speaker."""
+    if _SPEAKER_SELF.search(clause):
+        return False
+    if _THIRD_PERSON.search(clause):
+        return True
+    if any(m.group(1).lower() not in _NOT_NAMES for m in _NAMED_SUBJECT.finditer(clause)):
+        return True
+    return any(_people.role_class(w) is not None for m in _MY_ROLE.finditer(clause) for w in m.groups() if w)
+
+
+def _says_own(info: QueryInfo, text: str, speaker_asked: bool = True) -> bool:
     """Whether a turn says the asked words about its speaker: outside its
     questions and its sentences about the listener ("How's your adoption
-    going?" is not the asker's adoption)."""
+    going?" is not the asker's adoption), and outside what it tells of
+    others (OTHERS_CLAUSES) when its words name what is asked and its
+    speaker is the one asked about (``speaker_asked``)."""
     own, n = _own_sentences(text)
+    if OTHERS_CLAUSES and speaker_asked and info.terms and _covers(info, text):
+        mine = [c for s in own for c in _CLAUSE.split(s) if c and not _of_others(c)]
+        return _covers(info, " ".join(mine))
     if len(own) == n:
         return True
     return bool(own) and _covers(info, " ".join(own))
@@ -370,6 +406,29 @@ def _echoed(idx, episode_id: str) -> frozenset[str]:
         return frozenset()
     own = _own_sentences(idx.texts[r - 1])[0]
     return frozenset(_tokenize([" ".join(own)])[0]) if own else frozenset()
+
+
+#: A short answer to the other speaker's question speaks to what the
+#: question asked: "Merchant analytics." after "Do you know which team
+#: yet?" is about the team. Chosen on the development personas (p3-hiroshi-q20,
+#: right before only because the son's soccer team grounded it).
+ANSWER_TAKES_QUESTION = True
+ANSWER_WORDS = 12
+
+
+def _question_answered(idx, episode_id: str, text: str) -> str:
+    """The other speaker's question that the short turn ``episode_id``
+    answers (its last sentence), or ""."""
+    if not ANSWER_TAKES_QUESTION or len(text.split()) > ANSWER_WORDS:
+        return ""
+    r = idx.row.get(("episode", episode_id))
+    if not r or idx.keys[r - 1][0] != "episode":
+        return ""
+    prev_id = idx.keys[r - 1][1]
+    if idx.speakers.get(prev_id) == idx.speakers.get(episode_id):
+        return ""
+    last = _SENTENCE.split(_SAID_BY.sub("", idx.texts[r - 1], count=1).strip())[-1]
+    return last if last.endswith("?") else ""
 
 
 def _voiced(idx) -> dict[str, set[str]]:
@@ -676,7 +735,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             names_re is not None and names_re.search(e.content) is not None))
 
     def item_words(h: Hit) -> str:
-        return h.text if h.fact is None else f"{_belief_words(mem, h.fact)} {h.text}"
+        if h.fact is None:
+            asked = _question_answered(idx, h.id, h.text)
+            return f"{h.text} {asked}" if asked else h.text
+        return f"{_belief_words(mem, h.fact)} {h.text}"
 
     def covers(h: Hit, words: str) -> int:
         """2: shares a word asked about (``words``: :func:`item_words`; for a
@@ -726,6 +788,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             # a turn that speaks of an asked person who never speaks: by what it says of them
             return (1 - MIX_LEX) * c + MIX_LEX * lex(about)
         if own and h.kind == "episode":
+            asked = _question_answered(idx, h.id, h.text)
+            if asked:  # the words of the question it answers are its own
+                return (1 - MIX_LEX) * c + MIX_LEX * lex(f"{h.text} {asked}")
             echoed = _echoed(idx, h.id) if ECHO and qmass and drop_echo else frozenset()
             return (1 - MIX_LEX) * c + MIX_LEX * lex(" ".join(_own_sentences(h.text)[0]), echoed)
         return (1 - MIX_LEX) * c + MIX_LEX * lex(h.text)
@@ -800,7 +865,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             if then:
                 then_any = max(then_any, fit)
             if strict and (
-                    h.kind == "fact" or not OWN_WORDS or between or _says_own(info, h.text)) and not (
+                    h.kind == "fact" or not OWN_WORDS or between or _says_own(
+                        info, h.text, alias_key(group_id, h.episode.speaker) in said_by)) and not (
                     info.terms and (about := about_only(h)) is not None and not _covers(info, about)):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h

@@ -240,7 +240,8 @@ class Ingest:
         def flush() -> None:
             if not batch:
                 return
-            docs = load_spacy().pipe((for_parsing(text) for _, text in batch), batch_size=64)
+            docs = load_spacy().pipe((for_parsing(self._cased(e.group_id, text)) for e, text in batch),
+                                     batch_size=64)
             for (e, text), doc in zip(batch, docs):
                 tracker = self._people.setdefault(e.group_id, _people.Tracker())
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
@@ -259,6 +260,15 @@ class Ingest:
             batch.append((e, text))
             size += len(text)
         flush()
+        return out
+
+    def _cased(self, group_id: str, text: str) -> str:
+        """``text`` as parsed: a turn typed without capitals gets back those of
+        the names the group has shown (``_extract/casing.py``); a turn that
+        uses capitals teaches them. Called in turn order, as the parser reads."""
+        casing = self._people.setdefault(group_id, _people.Tracker()).casing
+        out = casing.restore(text)
+        casing.learn(text)
         return out
 
     def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[tuple[Extraction, _people.People]],

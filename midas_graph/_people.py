@@ -40,6 +40,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
+from ._extract.casing import Casing
 
 #: Previous turns of the same speaker a pronoun may reach back to.
 PRONOUN_TURNS = 3
@@ -248,6 +249,8 @@ class Tracker:
         self.vocatives: dict[tuple[str, str], int] = {}
         #: lower-case names a role showed to be people ("Karin, our daughter")
         self.persons: set[str] = set()
+        #: the capitals the group's turns have shown (names in lower-case turns)
+        self.casing = Casing()
 
     def previous(self, speaker: str) -> list[_Turn]:
         return self.turns.get(fold(speaker), [])

