@@ -41,6 +41,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing
+from ._extract.lexicon import LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
 PRONOUN_TURNS = 3
@@ -352,7 +353,8 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
         start = i
         if j >= 0:
             p = doc[j]
-            if p.lower_ in _FIRST_POSS:
+            if p.lower_ in _FIRST_POSS or (p.lower_ == "me" and (j == 0 or doc[j - 1].pos_ not in (
+                    "VERB", "AUX", "ADP"))):  # "me brother", said for "my brother"; not "call me brother"
                 owner, start = speaker, j
             elif p.lower_ in _SECOND_POSS:
                 if listener is None:  # "your sister" with no one to be "you"
@@ -488,10 +490,13 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         first = next(iter(doc.sents), None)
         if prev.asked is not None and first is not None:
             asked_name, asked_role, kind = prev.asked
-            lead = [r for r in roles if r.owner == speaker and r.person and r.start <= first.start + 2
-                    and r.head < first.end]
+            lead = [r for r in roles if r.owner == speaker and r.person and r.head < first.end and (
+                r.start <= first.start + 2 or _lead_in(doc, first.start, r.start, asked_name))]
+            said_role = _answer_role(doc, first, asked_name) if kind == "who" and not lead else None
             if lead:
                 link(lead[0], asked_name, first, "answer")
+            elif said_role is not None:  # "the girlfriend", "me brother"
+                link(role_name(speaker, said_role), asked_name, first, "answer")
             elif asked_role and first[0].lower_ in _YES and kind == "your":
                 link(role_name(speaker, asked_role), asked_name, first, "answer")
             else:  # "she's my sister", "he is my manager"
@@ -713,6 +718,38 @@ def _vocatives(doc, sent) -> list[str]:
                 c.lower_ in _FIRST_POSS for c in sent):
             out.append(t.text)
     return list(dict.fromkeys(out))
+
+
+_LEAD_INS = LEX.words("people.answer_lead_ins")
+_ANSWER_OWNERS = LEX.words("people.answer_owners")
+
+
+def _lead_in(doc, a: int, b: int, name: str) -> bool:
+    """Whether tokens a..b-1 only open an answer: interjections, "she's", the
+    asked name itself ("oh lol tessa, my girlfriend")."""
+    parts = {fold(w) for w in name.split()}
+    return all(t.is_punct or t.is_space or t.lower_ in _LEAD_INS or fold(t.text) in parts for t in doc[a:b])
+
+
+def _answer_role(doc, sent, name: str) -> str | None:
+    """The role word of an answer that is only a role said without "my"
+    ("The girlfriend.", "me brother, ya"), after any lead-in; else None."""
+    toks = [t for t in sent if not (t.is_punct or t.is_space)]
+    k = 0
+    while k < len(toks) and (toks[k].lower_ in _LEAD_INS or fold(toks[k].text) in {fold(w) for w in name.split()}):
+        k += 1
+    if k + 1 < len(toks) + 1 and k < len(toks) and toks[k].lower_ in _ANSWER_OWNERS:
+        k += 1
+    if k >= len(toks):
+        return None
+    cls = role_class(toks[k].lower_)
+    if cls is None or not cls[2]:
+        return None
+    rest = toks[k + 1:]
+    # the role ends the answer, or a short tail follows ("from uni", "lol")
+    if len(rest) > 4 or any(t.pos_ in ("VERB", "AUX") for t in rest):
+        return None
+    return toks[k].lower_
 
 
 _WHO_IS = re.compile(r"^\W*(?:and\s+|so\s+|wait,?\s+|sorry,?\s+)?who(?:['’]s| is| was| are)\s+(?P<name>[^?,]+?)\s*(?:again)?\s*\?", re.I)

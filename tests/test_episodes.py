@@ -196,3 +196,23 @@ def test_another_attribute_of_the_same_person_is_not_a_contradiction(mem):
     r = mem.add_episode("I'm 31.", speaker="Priya", reference_time="2024-01-16T10:00:00Z")
     assert r.superseded == []
     assert {f.attribute for f in mem.current("Priya")} == {"birthday", "age"}
+
+
+def test_embedding_beside_the_parse_stores_what_one_thread_stores(monkeypatch):
+    """A batch embeds its texts on a second thread while it is parsed
+    (OVERLAP_MIN); the memory it makes is the one a single thread makes."""
+    import midas_graph._episodes as episodes_mod
+    turns = [{"content": c, "speaker": s, "reference_time": f"2024-03-{i + 1:02d}T10:00"} for i, (s, c) in enumerate([
+        ("Ana", "I live in Lisbon and work at Siemens."), ("Bot", "Nice! Who's Rui?"),
+        ("Ana", "Rui, my brother. He moved to Porto."), ("Ana", "I moved to Berlin last week."),
+        ("Bot", "How is Berlin?"), ("Ana", "cold lol. my manager is Petra now")])]
+
+    def rows(overlap_min: int) -> list:
+        monkeypatch.setattr(episodes_mod, "OVERLAP_MIN", overlap_min)
+        with Memory(engine=ENGINE, clock=StepClock()) as m:
+            m.add_episodes(turns)
+            facts = sorted((f.subject, f.attribute, str(f.value), f.valid_from, f.valid_to, f.expired_at)
+                           for e in m.entities() for f in m.history(e.name))
+            return facts, sorted((e.name, e.kind, tuple(sorted(e.aliases))) for e in m.entities())
+    overlapped, alone = rows(2), rows(10**9)
+    assert overlapped == alone and len(overlapped[0]) >= 3

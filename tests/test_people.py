@@ -94,6 +94,26 @@ def test_a_role_named_in_answer_to_the_other_speaker(spacy_nlp):
     assert ("u1's boss", "Wanjiru") in roles(out[1])
 
 
+@pytest.mark.parametrize("answer, role", [
+    ("oh lol bram, my boyfriend. we met at the club", "u1's boyfriend"),  # a lead-in and the name first
+    ("The boyfriend.", "u1's boyfriend"),                               # a role said without "my"
+    ("haha me brother", "u1's brother"),                                # "me" for "my"
+])
+def test_an_answer_to_who_is_a_role_however_it_opens(spacy_nlp, answer, role):
+    out = people_of(spacy_nlp, [("u1", "Bram is coming over on Friday."), ("bot", "Nice! Who's Bram?"),
+                                ("u1", answer)])
+    assert (role, "Bram") in roles(out[2])
+
+
+def test_a_role_said_alone_answers_only_a_who_question(spacy_nlp):
+    out = people_of(spacy_nlp, [("u1", "Bram is coming over on Friday."), ("bot", "Nice! What time?"),
+                                ("u1", "The boyfriend.")])
+    assert not any(n == "Bram" for _, n in roles(out[2]))
+    out = people_of(spacy_nlp, [("u1", "Bram is coming over."), ("bot", "Who's Bram?"),
+                                ("u1", "the boyfriend of my cousin who lives in Ghent and works nights")])
+    assert ("u1's boyfriend", "Bram") not in roles(out[2])
+
+
 def test_names_given_for_roles_asked_about_pair_in_order(spacy_nlp):
     out = people_of(spacy_nlp, [
         ("u1", "We just moved here, my partner and our daughter and me."),

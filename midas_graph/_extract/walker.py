@@ -153,6 +153,8 @@ class Walker:
                 start = e[1].idx if len(e) > 1 else start
                 text = self.doc.text[start:e.end_char]
             text = re.sub(r"(?:'s|’s)$", "", text)
+            if not any(ch.isalnum() for ch in text):  # a dash the small model took for a name
+                continue
             ctx.mentions[(start, start + len(text))] = Mention(text, e.label_, start, start + len(text))
         for t in self.doc:
             low = t.lower_
