@@ -24,6 +24,7 @@ import math
 import datetime as _dt
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Callable, Literal, Sequence
 
 import numpy as np
@@ -276,12 +277,33 @@ def _matches(term: str, words: set[str]) -> bool:
     return stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words))
 
 
+#: Asked what someone does or where they work, a job title, a workplace
+#: or a word of work ("promoted", "offer", "shift": ``work.occupation_words``)
+#: speaks to it: "My daughter Rebecca just became principal" answers "What
+#: does Rebecca do?" though it says neither "job" nor "work".
+OCCUPATION_WORDS = True
+_ASKS_WORK = ("job", "work", "career", "living", "occupation")
+
+
+@lru_cache(maxsize=1)
+def _occupation_stems() -> frozenset[str]:
+    from ._extract.lexicon import LEX
+
+    words = (LEX.words("work.jobs") | LEX.words("work.job_suffixes") | LEX.words("work.workplaces")
+             | LEX.words("work.occupation_words"))
+    return frozenset(_stemmer().stemWords([w for w in words if " " not in w]))
+
+
 def _covers(info: QueryInfo, text: str) -> bool:
     """Whether a text speaks to what is asked: one of the question's nouns
-    (or, without nouns, one of its content words) appears in it."""
+    (or, without nouns, one of its content words) appears in it; for a
+    question about work, a word of work (OCCUPATION_WORDS)."""
     words = _words(text)
     key = info.nouns or info.terms
-    return any(_matches(t, words) for t in key)
+    if any(_matches(t, words) for t in key):
+        return True
+    return OCCUPATION_WORDS and (info.occupation or any(t in _ASKS_WORK for t in info.terms)) and bool(
+        words & _occupation_stems())
 
 
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)

@@ -385,9 +385,12 @@ def _name_back(doc, j: int) -> tuple[int, int] | None:
 
 
 def _bounded_after(doc, k: int) -> bool:
-    """Whether token k ends a phrase: the end, a closing mark, "and", or a verb follows."""
+    """Whether token k ends a phrase: the end, a closing mark, "and", or a verb
+    follows ("'s" read as "is": "my husband Youssef's at Bombardier")."""
     return k >= len(doc) or doc[k].text in _CLOSE or doc[k].lower_ in ("and", "&", "who", "btw") \
-        or doc[k].pos_ in ("VERB", "AUX")
+        or doc[k].pos_ in ("VERB", "AUX") or (
+            doc[k].lower_ in ("'s", "\u2019s") and k + 1 < len(doc)
+            and (doc[k + 1].pos_ in ("ADP", "ADV", "ADJ", "VERB") or doc[k + 1].tag_ == "VBG"))
 
 
 def _closed_role(doc, r: _Role) -> int | None:

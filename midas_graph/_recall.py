@@ -32,6 +32,7 @@ import math
 import re
 import threading
 from collections import Counter
+from functools import lru_cache
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal, Sequence
 
@@ -79,6 +80,30 @@ SPEAKER_WEIGHT = 0.7
 #: (with BETWEEN in _context): false abstain 0.084 -> 0.080, category 5 and
 #: recall@10 unchanged.
 NICKNAMES = True
+#: A first name asked also finds the entities named by its usual variants
+#: ("Becky" for Rebecca, "Tom" for Thomas, and back; the ``nicknames``
+#: package's table, Apache-2.0): people call one person by both, and the
+#: memory keeps whichever was said.
+NAME_VARIANTS = True
+
+
+@lru_cache(maxsize=1)
+def _nick_namer():
+    try:
+        from nicknames import NickNamer
+    except ImportError:  # the package is a dependency; without it, no variants
+        return None
+    return NickNamer()
+
+
+def name_variants(name: str) -> set[str]:
+    """The usual other forms of a single first name (lower case), itself excluded."""
+    nn = _nick_namer()
+    n = name.strip().lower()
+    if nn is None or not n.isalpha() or len(n) < 2:
+        return set()
+    out = nn.canonicals_of(n) | nn.nicknames_of(n)
+    return out - {n}
 #: Facts embedded and stored per transaction when an index build finds facts without vectors.
 VECTOR_CHUNK = 2048
 #: BM25 indexes each episode together with this many messages said before it
@@ -809,6 +834,14 @@ class Recaller:
             for key, i in store.lookup_names(longer).items() if longer else ():
                 if longer[key] in missing:
                     missing.remove(longer[key])
+                if i not in ids:
+                    ids.append(i)
+        if NAME_VARIANTS:
+            variants = {alias_key(group_id, v): n for n in names if _people.split_role(n) is None
+                        for v in name_variants(n)}
+            for key, i in store.lookup_names(variants).items() if variants else ():
+                if variants[key] in missing:
+                    missing.remove(variants[key])
                 if i not in ids:
                     ids.append(i)
         if missing:

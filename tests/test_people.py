@@ -72,6 +72,7 @@ def test_a_nickname_counts_in_a_turn_that_introduces(spacy_nlp):
     ("Noor (my flatmate from college) got a dog.", "u1's flatmate", "Noor"),
     ("Biscuit (Omar's dog) chewed my shoe.", "Omar's dog", "Biscuit"),
     ("Rafa is my boyfriend.", "u1's boyfriend", "Rafa"),
+    ("Also my husband Youssef's at Bombardier till 7.", "u1's husband", "Youssef"),  # "'s" for "is"
     ("my aunt is Carmela and she bakes.", "u1's aunt", "Carmela"),
 ])
 def test_a_role_with_a_name_in_every_order(spacy_nlp, text, role, name):

@@ -679,7 +679,8 @@ def test_the_other_speakers_question_does_not_outweigh_the_answer(monkeypatch):
         asked = "When does Caroline swim at the lake?"
         ctx = mem.context(asked)
         assert not ctx.abstain and "the lake is great" in ctx.reason, ctx.reason
-        monkeypatch.setattr(context_mod, "ANY_OWN", False)  # the rule is what grounds it
+        monkeypatch.setattr(context_mod, "ANY_OWN", False)  # this rule grounds it, and so does
+        monkeypatch.setattr(context_mod, "ANSWER_TAKES_QUESTION", False)  # the answer taking the question's words
         assert mem.context(asked).abstain
 
 
@@ -1117,7 +1118,7 @@ def test_what_a_speaker_tells_of_someone_else_is_not_their_own(monkeypatch):
     (OTHERS_CLAUSES); Ana's own allergy, said as her own, still does."""
     import midas_graph._context as context_mod
 
-    chat = [("Ana", "Forms forms forms. The kindergarten wants a photo and the allergy form \u2014 "
+    chat = [("Ana", "Forms forms forms. Lina's kindergarten wants a photo and the allergy form \u2014 "
                     "Lina's allergic to peanuts, so she needs an EpiPen in the classroom."),
             ("Bot", "That is a lot of paperwork."), *_FILLER[:6]]
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
