@@ -283,27 +283,40 @@ def _matches(term: str, words: set[str]) -> bool:
 #: does Rebecca do?" though it says neither "job" nor "work".
 OCCUPATION_WORDS = True
 _ASKS_WORK = ("job", "work", "career", "living", "occupation")
+#: Asked about a trip, a word of travel speaks to it (``events.travel_words``):
+#: people name a trip by its place ("taipei moved to oct 18", "booking
+#: taipei to see ama", "the taipei flight") more than by the word "trip".
+TRAVEL_WORDS = True
 
 
 @lru_cache(maxsize=1)
-def _occupation_stems() -> frozenset[str]:
+def _families() -> tuple[tuple[str, frozenset[str], frozenset[str]], ...]:
+    """(the flag that turns it on, asked words, stems that speak to them)."""
     from ._extract.lexicon import LEX
 
-    words = (LEX.words("work.jobs") | LEX.words("work.job_suffixes") | LEX.words("work.workplaces")
-             | LEX.words("work.occupation_words"))
-    return frozenset(_stemmer().stemWords([w for w in words if " " not in w]))
+    def stems(words) -> frozenset[str]:
+        return frozenset(_stemmer().stemWords([w for w in words if " " not in w]))
+
+    work = (LEX.words("work.jobs") | LEX.words("work.job_suffixes") | LEX.words("work.workplaces")
+            | LEX.words("work.occupation_words"))
+    return (("OCCUPATION_WORDS", frozenset(_ASKS_WORK), stems(work)),
+            ("TRAVEL_WORDS", LEX.words("events.travel_nouns"), stems(LEX.words("events.travel_words"))))
 
 
 def _covers(info: QueryInfo, text: str) -> bool:
     """Whether a text speaks to what is asked: one of the question's nouns
     (or, without nouns, one of its content words) appears in it; for a
-    question about work, a word of work (OCCUPATION_WORDS)."""
+    question about work or a trip, a word of work or travel (OCCUPATION_WORDS,
+    TRAVEL_WORDS)."""
     words = _words(text)
     key = info.nouns or info.terms
     if any(_matches(t, words) for t in key):
         return True
-    return OCCUPATION_WORDS and (info.occupation or any(t in _ASKS_WORK for t in info.terms)) and bool(
-        words & _occupation_stems())
+    for flag, asked, speaking in _families():
+        if globals()[flag] and (info.occupation and "job" in asked or any(t in asked for t in info.terms)) \
+                and words & speaking:
+            return True
+    return False
 
 
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
@@ -635,8 +648,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     from .models import count_tokens, load_spacy
 
     # the question's own times ("last spring") are read against its reference time
-    info: QueryInfo = analyze(query, load_spacy(), speaker=speaker, now=valid_at)
     recaller = mem._recaller()
+    info: QueryInfo = analyze(recaller.cased_question(query, group_id), load_spacy(), speaker=speaker,
+                              now=valid_at)
     # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
     # a known person's name is no asked word, however the tagger labelled it
     info = recaller.known_people(info, group_id)

@@ -85,6 +85,9 @@ NICKNAMES = True
 #: package's table, Apache-2.0): people call one person by both, and the
 #: memory keeps whichever was said.
 NAME_VARIANTS = True
+#: A question typed without capitals gets the capitals of the people the
+#: memory knows before it is parsed (:meth:`Recaller.cased_question`).
+QUESTION_NAMES = True
 
 
 @lru_cache(maxsize=1)
@@ -628,7 +631,7 @@ class Recaller:
         mem, store = self.mem, self.mem._store
         idx = self.index(group_id)
         if info is None:
-            info = analyze(query, load_spacy(), speaker=speaker, now=known_at)
+            info = analyze(self.cased_question(query, group_id), load_spacy(), speaker=speaker, now=known_at)
         # the asked words alone (names left out) join the query in the vector ranker
         use_terms = bool(TERM_VECTOR and info.names and info.terms)
         need_query, need_terms = qvec is None, use_terms and term_vec is None
@@ -837,12 +840,20 @@ class Recaller:
                 if i not in ids:
                     ids.append(i)
         if NAME_VARIANTS:
+            # a variant that names one entity alone ("Dan" beside Daniel and Danielle is neither)
             variants = {alias_key(group_id, v): n for n in names if _people.split_role(n) is None
                         for v in name_variants(n)}
+            per_name: dict[str, set[str]] = {}
             for key, i in store.lookup_names(variants).items() if variants else ():
-                if variants[key] in missing:
-                    missing.remove(variants[key])
-                if i not in ids:
+                per_name.setdefault(variants[key], set()).add(i)
+            speakers = self.index(group_id).speaker_keys
+            for n, found_ids in per_name.items():
+                k = alias_key(group_id, n)
+                if len(found_ids) != 1 or sum(s.startswith(k) and s != k for s in speakers) > 1:
+                    continue  # two speakers' names begin with it: which one is meant is open
+                if n in missing:
+                    missing.remove(n)
+                if (i := next(iter(found_ids))) not in ids:
                     ids.append(i)
         if missing:
             ingest = self.mem._episodes()
@@ -885,6 +896,36 @@ class Recaller:
                     out[alias_key(group_id, role)] = f.object_id
                     break
         return out
+
+    def cased_question(self, query: str, group_id: str) -> str:
+        """A question typed without capitals with the capital of each word
+        that names a person the memory knows ("where does ling work?" ->
+        "where does Ling work?"), so that the tagger reads it as a name and
+        not as a verb ("ling" -> "le"); same length. QUESTION_NAMES."""
+        if not QUESTION_NAMES or any(c.isupper() for c in query):
+            return query
+        from spacy.lang.en.stop_words import STOP_WORDS
+
+        spots: dict[str, list[int]] = {}
+        for m in re.finditer(r"[a-zà-ÿ][\w'’-]*", query):
+            base = re.sub(r"['’]s$", "", m.group(0))
+            if len(base) > 1 and base not in STOP_WORDS:
+                spots.setdefault(alias_key(group_id, base), []).append(m.start())
+        if not spots:
+            return query
+        store = self.mem._store
+        found = store.lookup_names({k: k for k in spots})
+        if not found:
+            return query
+        kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
+        speakers = self.index(group_id).speaker_keys
+        people = linked(store, group_id)
+        chars = list(query)
+        for k, i in found.items():
+            if kinds.get(i) == "PERSON" or k in speakers or i in people:
+                for at in spots[k]:
+                    chars[at] = chars[at].upper()
+        return "".join(chars)
 
     def known_people(self, info: QueryInfo, group_id: str) -> QueryInfo:
         """``info`` with the asked words that are the name of a person the

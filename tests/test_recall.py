@@ -1150,3 +1150,41 @@ def test_a_short_answer_speaks_to_the_question_it_answers(monkeypatch):
         assert not ctx.abstain and "Merchant analytics" in ctx.text, ctx.text
         monkeypatch.setattr(context_mod, "ANSWER_TAKES_QUESTION", False)
         assert mem.context(asked, speaker="Hiro").abstain
+
+
+def test_a_trip_named_by_its_place_answers_a_question_about_the_trip(monkeypatch):
+    """"when's the taipei trip?" after "booking taipei to see ama! sept 20" and
+    "taipei moved to oct 18": no turn says "trip"; travel words speak to it
+    (TRAVEL_WORDS)."""
+    import midas_graph._context as context_mod
+
+    chat = [("ling", "booking taipei to see ama! sept 20 for two weeks"), ("Bot", "Lovely! Noted."),
+            *_FILLER[:6], ("ling", "taipei moved to oct 18, work wants me here for the offsite")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        asked = "when's the taipei trip?"
+        ctx = mem.context(asked, speaker="ling")
+        assert not ctx.abstain and "oct 18" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "TRAVEL_WORDS", False)
+        assert mem.context(asked, speaker="ling").abstain
+
+
+def test_what_someone_does_is_answered_by_a_job_title_and_by_a_variant_of_their_name(monkeypatch):
+    """"My daughter Rebecca just became principal" answers "What does Becky
+    do?": a job title speaks to a question about work (OCCUPATION_WORDS) and
+    Becky is a usual form of Rebecca (NAME_VARIANTS)."""
+    import midas_graph._context as context_mod
+    import midas_graph._recall as recall_mod
+
+    chat = [("Hal", "My daughter Rebecca just became principal of Lincoln Elementary."), ("Bot", "Wonderful!"),
+            *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        for asked in ("What does Rebecca do?", "What does Becky do?"):
+            ctx = mem.context(asked, speaker="Hal")
+            assert not ctx.abstain and "principal" in ctx.text, (asked, ctx.text)
+        monkeypatch.setattr(recall_mod, "NAME_VARIANTS", False)
+        assert "principal" not in mem.context("What does Becky do?", speaker="Hal").text
+        monkeypatch.setattr(recall_mod, "NAME_VARIANTS", True)
+        monkeypatch.setattr(context_mod, "OCCUPATION_WORDS", False)
+        assert mem.context("What does Rebecca do?", speaker="Hal").abstain
