@@ -89,6 +89,9 @@ def _verb_tense(v) -> str:
         return "past"
     if v.tag_ == "VBD":
         return "past"
+    if v.tag_ == "VBN" and not auxes and v.dep_ == "ROOT" and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in v.children):
+        return "past"  # "Moved last week!": the subject dropped, the tagger reads a participle
     if v.tag_ == "VBG" and any(a.lemma_ == "be" for a in auxes):
         return "progressive"
     return "present"

@@ -53,6 +53,12 @@ def h_live(w, v, st, pol, tense, tv) -> None:
     location_preps(w, subj, v, pol, tense, tv, v=v, rule="live_in", allowed=("in", "near", "outside", "at", "on"))
 
 
+#: A completed move that names no destination ("moved last week!") moved to
+#: the one place its turn names ("we're officially Pittsburgh people"),
+#: when the turn names exactly one (not after "from" or "left").
+MOVE_TURN_PLACE = True
+
+
 def h_move(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
     subj = subject_or_event(w, v, st, pol, tense, tv)  # "the deadline moved to Friday"
@@ -109,7 +115,15 @@ def h_move(w, v, st, pol, tense, tv) -> None:
                 val, ent = _value_of(o2, ctx)
                 w.emit(subj, "lives_in", val, v=v, pol="assert", tense=tense_eff, tv=tv, value_toks=list(o2.subtree),
                            is_entity=ent, rule="move_to", past_means_cease=False)
-            break
+            return
+    if MOVE_TURN_PLACE and tense in ("past", "perfect") and not preps and prt is None:
+        # "we're officially pittsburgh people. moved last week": the turn's one place
+        places = [e for e in v.doc.ents if e.label_ == "GPE"
+                  and not (e.start > 0 and v.doc[e.start - 1].lower_ in ("from", "of", "left", "leaving"))]
+        if len({e.text.casefold() for e in places}) == 1:
+            e = places[-1]
+            w.emit(subj, "lives_in", e.text, v=v, pol="assert", tense="present", tv=tv, value_toks=list(e),
+                   is_entity=True, rule="move_turn_place", past_means_cease=False)
 
 
 def h_base(w, v, st, pol, tense, tv) -> None:
