@@ -173,3 +173,20 @@ def test_a_labelled_correction_keeps_its_subject_and_the_day_it_replaces(nlp):
 
 def test_switching_without_a_stopped_habit_gives_nothing(nlp):
     assert run(nlp, "I switched to a new phone plan.").claims == []
+
+
+def test_a_sentence_that_is_only_a_job_at_an_employer_is_the_speakers_job(monkeypatch):
+    """"I GOT IT. Nurse educator at the Ottawa Hospital, starting August 14!!!"
+    gives the speaker's title and employer (work.title_fragment); a sentence
+    naming someone else's job, or one with a verb before the title, does not."""
+    import midas_graph._extract.work as work_mod
+
+    def said(text):
+        return sorted((c.subject, c.attribute, str(c.value)) for c in extract(text, speaker="u").claims)
+
+    got = said("I GOT IT. Nurse educator at the Ottawa Hospital, starting August 14!!!")
+    assert ("u", "job_title", "nurse educator") in got and ("u", "employer", "Ottawa Hospital") in got
+    assert said("Priya (F2 at the LGI) and Tom (IT) are the housemates.") == []
+    assert not any(a == "employer" for _, a, _ in said("Nurse at the LGI, Priya is."))
+    monkeypatch.setattr(work_mod, "TITLE_FRAGMENTS", False)
+    assert said("Software engineer at Google.") == []

@@ -378,6 +378,10 @@ def last_day(w, sent) -> None:
            is_entity=ent, rule="last_day", past_means_cease=False, valid_from=vf or ctx.ref, state=False)
 
 
+#: A verbless "job at employer" sentence is the speaker's job (:func:`title_fragment`).
+TITLE_FRAGMENTS = True
+
+
 def promotion_title(w, sent) -> None:
     """The title after "Got promoted!": a fragment that is a job ("Senior designer as of today.")."""
     subj = w.ctx.state.pop("promoted", None)
@@ -389,6 +393,35 @@ def promotion_title(w, sent) -> None:
         return
     w.emit(subj, "job_title", job_title(w, h), v=root, pol="assert", tense="present", tv=root, value_toks=list(h.subtree),
            rule="promoted_title", past_means_cease=False)
+
+
+def title_fragment(w, sent) -> None:
+    """A sentence that is only a job at a named employer, in the speaker's own
+    turn: "I GOT IT. Nurse educator at the Ottawa Hospital, starting August
+    14!!!", "senior product designer at figma now" -> the speaker's job_title
+    and employer. No verb and no other person in the sentence (a list of
+    others' jobs is not the speaker's). An agent's turn keeps its claims
+    only when the user confirms them (``_episodes``)."""
+    if not TITLE_FRAGMENTS:
+        return
+    root = sent.root
+    if root.pos_ not in ("NOUN", "PROPN") or not is_job(w, root):
+        return
+    if any(t.pos_ in ("VERB", "AUX") and t.i < root.i for t in sent) or any(
+            t.dep_ in ("nsubj", "nsubjpass", "poss") or (t.ent_type_ == "PERSON" and t.i < root.i) for t in sent):
+        return
+    emp = employer_from(w, root)
+    if emp is None or not _is_name(emp, w.ctx):
+        return
+    me = Subj(w.ctx.speaker, True, 0.9, True, None)
+    # "..., starting August 14": the job begins then, ahead of when it is said
+    ahead = 1 if any(t.lower_ in ("starting", "from", "effective") for t in sent) else None
+    title = [t for t in root.subtree if t.i <= root.i]
+    w.emit(me, "job_title", job_title(w, root), v=root, pol="assert", tense="present", value_toks=title,
+           rule="title_fragment", past_means_cease=False, direction=ahead)
+    val, ent = _value_of(emp, w.ctx)
+    w.emit(me, "employer", val, v=root, pol="assert", tense="present", value_toks=list(emp.subtree),
+           is_entity=ent, rule="title_fragment", past_means_cease=False, direction=ahead)
 
 
 #: "last day at camp/home/sea": a bare noun that names no employer
