@@ -48,6 +48,11 @@ ADDITIVE = True
 AGENT_SPEAKERS = frozenset({"assistant", "ai", "agent", "bot", "chatbot", "system", "model"})
 
 
+#: "switched from X to Y": the held value X ends and Y takes its attribute
+#: (``_extract.cessation.switch_from_to``).
+SWITCHES = True
+
+
 #: A batch of at least this many episodes embeds its texts on a second
 #: thread while it is parsed (:meth:`Ingest._embed_early`). All 10 LoCoMo
 #: conversations, ``eval/bench_ingest_ab.py --runs 3``: 1.22x the turns/s at
@@ -625,6 +630,18 @@ class Ingest:
                     continue
                 if not attr or value in ("", None):
                     continue
+            elif SWITCHES and not attr and claim.replaces and claim.change:
+                # "switched from red bull to matcha": X ends in whatever attribute holds it
+                held = current_of(work, sid, max(at, ep.reference_time))
+                targets = [f for f in held if cessation_targets([f], f.attribute, claim.replaces)]
+                attrs = {t.attribute for t in targets}
+                if len(attrs) != 1:
+                    notes.append(f"switch not applied, {'nothing held is' if not attrs else 'several beliefs are'}"
+                                 f" {claim.replaces}: {claim.text}")
+                    continue
+                attr = attrs.pop()
+                for t in targets:
+                    closed.append(work.end(t.id, at, now, f"switch: {claim.text}"))
             elif claim.polarity in ("cease", "negate"):
                 # "I quit in May" may be said of a belief recorded as starting later:
                 # end what holds when it is said (Working.end never ends before a start).

@@ -130,3 +130,22 @@ def test_a_value_said_as_an_addition_replaces_none(mem, monkeypatch):
     monkeypatch.setattr(episodes.Judge, "contradicted", lambda self, c, t: asked.append(len(c)) or judge(self, c, t))
     mem.add_episode("Turns out I'm allergic to latex as well.", speaker="Imke", reference_time="2024-03-03")
     assert asked and asked[-1] >= 1  # without the rule, NLI is shown the held allergies
+
+
+def test_a_switch_from_a_held_value_ends_it_and_gives_its_attribute_to_the_new_one(mem, monkeypatch):
+    """"switched from red bull to matcha": the held drinks value red bull ends
+    and matcha is a drinks value (SWITCHES); nothing held is Verizon, so
+    "switched from Verizon to T-Mobile" records nothing and says so."""
+    import midas_graph._episodes as episodes_mod
+
+    mem.add_episode("I drink red bull every day.", speaker="Ravi", reference_time="2024-03-01")
+    r = mem.add_episode("switched from red bull to matcha, my heart was doing weird stuff",
+                        speaker="Ravi", reference_time="2024-04-01")
+    assert cur(mem, "Ravi", "drinks") == ["matcha"]
+    assert [f.value for f in r.superseded] == ["red bull"]
+    r = mem.add_episode("We switched from Verizon to T-Mobile.", speaker="Ravi", reference_time="2024-04-02")
+    assert r.facts == [] and any("switch not applied" in n for n in r.notes)
+    mem.add_episode("I work at Sisk.", speaker="Orla", reference_time="2024-03-01")
+    monkeypatch.setattr(episodes_mod, "SWITCHES", False)
+    mem.add_episode("I changed from Sisk to John Paul last month.", speaker="Orla", reference_time="2024-05-01")
+    assert cur(mem, "Orla", "employer") == ["Sisk"]
