@@ -182,7 +182,7 @@ def test_a_sentence_that_is_only_a_job_at_an_employer_is_the_speakers_job(monkey
     import midas_graph._extract.work as work_mod
 
     def said(text):
-        return sorted((c.subject, c.attribute, str(c.value)) for c in extract(text, speaker="u").claims)
+        return sorted((c.subject, c.attribute, str(c.value)) for c in extract(text, speaker="u", reference_time=REF).claims)
 
     got = said("I GOT IT. Nurse educator at the Ottawa Hospital, starting August 14!!!")
     assert ("u", "job_title", "nurse educator") in got and ("u", "employer", "Ottawa Hospital") in got
@@ -190,3 +190,19 @@ def test_a_sentence_that_is_only_a_job_at_an_employer_is_the_speakers_job(monkey
     assert not any(a == "employer" for _, a, _ in said("Nurse at the LGI, Priya is."))
     monkeypatch.setattr(work_mod, "TITLE_FRAGMENTS", False)
     assert said("Software engineer at Google.") == []
+
+
+def test_a_move_that_names_no_destination_moved_to_the_turns_one_place(monkeypatch):
+    """"We're officially Pittsburgh people. Moved last week." -> lives_in
+    Pittsburgh (location.MOVE_TURN_PLACE); a plan that moved ("Taipei moved
+    again"), or a turn with two places, gives no home."""
+    import midas_graph._extract.location as location_mod
+
+    def homes(text):
+        return [(c.subject, str(c.value)) for c in extract(text, speaker="u", reference_time=REF).claims if c.attribute == "lives_in"]
+
+    assert homes("We're officially Pittsburgh people. Moved last week.") == [("u", "Pittsburgh")]
+    assert homes("Taipei moved AGAIN, December 14 now.") == []
+    assert homes("We moved last week. Mom in Chicago misses us, and Denver is cold.") == []
+    monkeypatch.setattr(location_mod, "MOVE_TURN_PLACE", False)
+    assert homes("We're officially Pittsburgh people. Moved last week.") == []

@@ -116,11 +116,11 @@ def h_move(w, v, st, pol, tense, tv) -> None:
                 w.emit(subj, "lives_in", val, v=v, pol="assert", tense=tense_eff, tv=tv, value_toks=list(o2.subtree),
                            is_entity=ent, rule="move_to", past_means_cease=False)
             return
-    if MOVE_TURN_PLACE and tense in ("past", "perfect") and not preps and prt is None:
+    if MOVE_TURN_PLACE and subj.person and tense in ("past", "perfect") and not preps and prt is None:
         # "we're officially pittsburgh people. moved last week": the turn's one place
         places = [e for e in v.doc.ents if e.label_ == "GPE"
                   and not (e.start > 0 and v.doc[e.start - 1].lower_ in ("from", "of", "left", "leaving"))]
-        if len({e.text.casefold() for e in places}) == 1:
+        if len({e.text.casefold() for e in places}) == 1 and places[0].text.casefold() != subj.name.casefold():
             e = places[-1]
             w.emit(subj, "lives_in", e.text, v=v, pol="assert", tense="present", tv=tv, value_toks=list(e),
                    is_entity=True, rule="move_turn_place", past_means_cease=False)
