@@ -34,6 +34,10 @@ UTC = _dt.timezone.utc
 EARLIEST = _dt.datetime(1, 1, 1, tzinfo=UTC)
 LATEST = _dt.datetime(9999, 12, 31, tzinfo=UTC)
 _WORD = re.compile(r"[a-z0-9]+")
+#: Asked "when I joined X" / "when I first started at X", the asked time is
+#: the first weeks of X, not all of it: "what was my title when I joined
+#: Lumora?" is the title then, not the one held since a promotion.
+START_SPAN = _dt.timedelta(days=30)
 #: Words of an event too common to name a belief by ("when I *was* at X").
 _GENERIC = frozenset("be have do get go make start begin stop end time year month week day thing".split())
 
@@ -215,6 +219,11 @@ def _place_anchor(mem, info: QueryInfo, anchor: TimeAnchor, focus_ids: list[str]
         t = (end or at) if anchor.ending else start
         return AskedTime(phrase, f"from {_when(t)} ({phrase}: {what}, {_interval(start, end)})",
                          t, LATEST, order="first", anchor=key, drop_names=drop, anchor_facts=tuple(same))
+    if START_SPAN and (anchor.starting or anchor.first):
+        # "when I joined Lumora": the weeks it began, not all the time since
+        until = start + START_SPAN if end is None else min(end, start + START_SPAN)
+        return AskedTime(phrase, f"{_when(start)} to {_when(until)} ({phrase}: the start of {what})", start, until,
+                         order="first", anchor=key, drop_names=drop, anchor_facts=tuple(same))
     return AskedTime(phrase, f"{_interval(start, end)} ({phrase}: {what})", start, end or LATEST,
                      order="first" if anchor.first else None, anchor=key, drop_names=drop, anchor_facts=tuple(same))
 

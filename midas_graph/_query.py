@@ -79,6 +79,7 @@ class TimeAnchor:
     subject: str | None = None       # "speaker" (I, we), "other" (she, they), None ("before Pittsburgh")
     first: bool = False              # "when I *first* started at X": the start of the interval
     ending: bool = False             # "before I left X": the end of the interval
+    starting: bool = False           # "when I joined X", "when I started at X": its start
 
 
 @dataclass(frozen=True)
@@ -396,6 +397,7 @@ FIND_DATES = True
 DATE_WORDS_ASKED = False
 _CONNECTIVES = {"before": "before", "after": "after", "when": "during", "while": "during", "during": "during"}
 _ENDING = frozenset("leave quit stop end finish lose sell close retire".split())
+_STARTING = frozenset("start begin join arrive".split())
 _CLAUSE_END = frozenset(",?.!;:")
 
 
@@ -438,7 +440,8 @@ def _anchors(doc, names: dict[str, str], times: list[tuple[int, int]] = ()) -> t
                    else "other" if any(w in _OTHER_WORDS for w in who) else None)
         out.append(TimeAnchor(rel, span.text, inside, words, subject,
                               first=any(t.lower_ == "first" for t in span),
-                              ending=any(t.lemma_.lower() in _ENDING for t in span if t.pos_ == "VERB")))
+                              ending=any(t.lemma_.lower() in _ENDING for t in span if t.pos_ == "VERB"),
+                              starting=any(t.lemma_.lower() in _STARTING for t in span if t.pos_ == "VERB")))
     return tuple(out)
 
 

@@ -236,3 +236,27 @@ def test_a_turn_counts_for_the_time_it_tells_of(tomasz, monkeypatch):
     monkeypatch.setattr(recall_mod, "EVENT_TIMES", False)
     [chess] = [h for h in tomasz.recall(question, k=10, speaker="Tomasz") if h.kind == "episode" and "chess set" in h.text]
     assert "date" not in chess.why
+
+
+def test_when_i_joined_is_the_start_not_all_the_time_since(monkeypatch):
+    """"What was my title when I joined Acme?" after a promotion: the asked
+    time is Acme's first weeks (START_SPAN), so the promoted title is not
+    the one held "then"."""
+    import midas_graph._asked as asked_mod
+    from midas_graph.models import default_embedder, default_nli
+
+    clock = _Clock()
+    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
+        for when, text in [("2024-01-08T09:00:00Z", "I joined Acme as a junior analyst."),
+                           ("2024-06-03T09:00:00Z", "I got promoted to senior analyst at Acme.")]:
+            clock.t = _t(when[:16])
+            mem.add_episode(text, speaker="Tomasz", reference_time=when)
+        clock.t = _t("2024-09-01T12:00")
+        ctx = _ask(mem, "What was my title when I joined Acme?")
+        assert "the start of Tomasz · employer: Acme" in ctx.text
+        lines = _lines(ctx, "job_title")
+        assert any(line.startswith("- [past]") and "junior analyst" in line for line in lines), ctx.text
+        assert all(line.startswith("- [now]") for line in lines if "senior analyst" in line), ctx.text
+        monkeypatch.setattr(asked_mod, "START_SPAN", None)  # all the time since: the promotion held "then" too
+        lines = _lines(_ask(mem, "What was my title when I joined Acme?"), "job_title")
+        assert any(line.startswith("- [then and now]") and "senior analyst" in line for line in lines), lines
