@@ -411,18 +411,21 @@ _NAMED_SUBJECT = re.compile(r"^\W*" + _OPENERS + r"([A-Z][a-z]+)(?:['\u2019]s\b|
 _MY_ROLE = re.compile(r"^\W*" + _OPENERS + r"(?:my|our)\s+(\w+)(?:\s+(\w+))?", re.I)
 
 
-def _of_others(clause: str) -> bool:
+def _of_others(clause: str, asked: frozenset[str] = frozenset()) -> bool:
     """Whether a clause tells of someone other than its speaker: its
-    subject is another person and it has no "I", "me" or "we"."""
+    subject is another person and it has no "I", "me" or "we". A person the
+    question itself names (``asked``: its names and words, lower case; "Where
+    does my brother live?" and "My brother lives in Chicago.") is no other."""
     if _SPEAKER_SELF.search(clause):
         return False
     if _THIRD_SUBJECT.search(clause):
         return True
     m = _NAMED_SUBJECT.search(clause)
-    if m and m.group(1)[:1].isupper() and m.group(1).lower() not in _NOT_NAMES:
+    if m and m.group(1)[:1].isupper() and m.group(1).lower() not in _NOT_NAMES | asked:
         return True
     m = _MY_ROLE.search(clause)
-    return m is not None and any(_people.role_class(w) is not None for w in m.groups() if w)
+    return m is not None and any(_people.role_class(w) is not None and w.lower() not in asked
+                                 for w in m.groups() if w)
 
 
 def _says_own(info: QueryInfo, text: str, speaker_asked: bool = True) -> bool:
@@ -430,10 +433,11 @@ def _says_own(info: QueryInfo, text: str, speaker_asked: bool = True) -> bool:
     questions and its sentences about the listener ("How's your adoption
     going?" is not the asker's adoption), and outside what it tells of
     others (OTHERS_CLAUSES) when its words name what is asked and its
-    speaker is the one asked about (``speaker_asked``)."""
+    speaker is the one and only entity asked about (``speaker_asked``)."""
     own, n = _own_sentences(text)
     if OTHERS_CLAUSES and speaker_asked and info.terms and _covers(info, text):
-        mine = [c for s in own for c in _CLAUSE.split(s) if c and not _of_others(c)]
+        asked = frozenset(w.lower() for w in (*info.terms, *info.names, *info.given))
+        mine = [c for s in own for c in _CLAUSE.split(s) if c and not _of_others(c, asked)]
         return _covers(info, " ".join(mine))
     if len(own) == n:
         return True
@@ -912,7 +916,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 then_any = max(then_any, fit)
             if strict and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(
-                        info, h.text, alias_key(group_id, h.episode.speaker) in said_by)) and not (
+                        info, h.text, len(focus_ids) == 1 and alias_key(group_id, h.episode.speaker) in said_by)
+            ) and not (
                     info.terms and (about := about_only(h)) is not None and not _covers(info, about)):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h

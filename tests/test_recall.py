@@ -1129,9 +1129,13 @@ def test_what_a_speaker_tells_of_someone_else_is_not_their_own(monkeypatch):
         assert not mem.context(asked, speaker="Ana").abstain
     monkeypatch.setattr(context_mod, "OTHERS_CLAUSES", True)
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        _add_chat(mem, [*chat, ("Ana", "Turns out I'm allergic to penicillin too, found out at the clinic.")])
+        _add_chat(mem, [*chat, ("Ana", "Turns out I'm allergic to penicillin too, found out at the clinic."),
+                        ("Ana", "My brother lives in Chicago.")])
         ctx = mem.context("What am I allergic to?", speaker="Ana")
         assert not ctx.abstain and "penicillin" in ctx.text, ctx.text
+        # the person the question names is no other: "my brother" asked of, "My brother lives ..." said
+        ctx = mem.context("Where does Ana's brother live?")
+        assert not ctx.abstain and "Chicago" in ctx.text, ctx.text
 
 
 def test_a_short_answer_speaks_to_the_question_it_answers(monkeypatch):
