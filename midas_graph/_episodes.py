@@ -680,8 +680,11 @@ class Ingest:
                 vec = mem._embedder().embed([doc])[0]
             # a claim said as an addition ("... penicillin as well", "I also play chess") replaces
             # nothing: NLI is not asked (a single-valued attribute is still replaced by rule)
+            # a turn does not contradict itself: NLI is not asked about a belief the same
+            # episode stated ("she's now a principal at Lincoln High" closed its own title)
             close = {} if ADDITIVE and adds(claim.text) else judge.contradicted(
-                candidates(current, draft.attribute, vec, fact_vecs, single=single), claim.text)
+                [f for f in candidates(current, draft.attribute, vec, fact_vecs, single=single)
+                 if f.episode_id != ep.id], claim.text)
             if claim.change and not single:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
                             if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},

@@ -149,3 +149,15 @@ def test_a_switch_from_a_held_value_ends_it_and_gives_its_attribute_to_the_new_o
     monkeypatch.setattr(episodes_mod, "SWITCHES", False)
     mem.add_episode("I changed from Sisk to John Paul last month.", speaker="Orla", reference_time="2024-05-01")
     assert cur(mem, "Orla", "employer") == ["Sisk"]
+
+
+def test_a_turn_does_not_contradict_what_it_says_itself(mem):
+    """"Sarah got a new job, she's now a principal at Lincoln High." gives a
+    title and an employer; NLI is not asked about the title against the same
+    sentence, so the new title stays current (it used to close at once)."""
+    mem.add_episode("My sister Sarah works at Acme.", speaker="Ines", reference_time="2024-03-01")
+    r = mem.add_episode("Sarah got a new job, she's now a principal at Lincoln High.", speaker="Ines",
+                        reference_time="2024-05-01")
+    assert cur(mem, "Sarah", "job_title") == ["principal"]
+    assert cur(mem, "Sarah", "employer") == ["Lincoln High"]
+    assert [f.value for f in r.superseded] == ["Acme"]
