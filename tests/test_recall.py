@@ -1192,3 +1192,22 @@ def test_what_someone_does_is_answered_by_a_job_title_and_by_a_variant_of_their_
         monkeypatch.setattr(recall_mod, "NAME_VARIANTS", True)
         monkeypatch.setattr(context_mod, "OCCUPATION_WORDS", False)
         assert mem.context("What does Rebecca do?", speaker="Hal").abstain
+
+
+def test_a_lower_case_question_reads_known_peoples_names_as_names(monkeypatch):
+    """"where does ling work?": the tagger reads "ling" as a verb ("le") unless
+    the question first gets the capital of the known person Ling
+    (QUESTION_NAMES); then her employer answers."""
+    import midas_graph._recall as recall_mod
+
+    chat = [("mlchen", "hi!! pls call me Ling. I'm a product designer at Figma."), ("Bot", "Hi Ling! Noted."),
+            *_FILLER[:4]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        recaller = mem._recaller()
+        assert recaller.cased_question("where does ling work?", "default") == "where does Ling work?"
+        ctx = mem.context("where does ling work?")
+        assert not ctx.abstain and "Figma" in ctx.text and ctx.focus == ("Ling",) and ctx.terms == ("work",)
+        monkeypatch.setattr(recall_mod, "QUESTION_NAMES", False)
+        ctx = mem.context("where does ling work?")
+        assert ctx.focus == () and "le" in ctx.terms  # asked of nobody, with the verb "le"
