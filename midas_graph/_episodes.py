@@ -22,7 +22,7 @@ from ._extract import Claim, Extraction, confirms, excludes, extract, extract_ma
 from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
-from ._time import TimeLike, parse_time
+from ._time import FOREVER_UTC, TimeLike, parse_time
 from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact, Link
 
 #: Facts and mentions are extracted from an episode's first EXTRACT_CHARS
@@ -51,6 +51,11 @@ AGENT_SPEAKERS = frozenset({"assistant", "ai", "agent", "bot", "chatbot", "syste
 #: "switched from X to Y": the held value X ends and Y takes its attribute
 #: (``_extract.cessation.switch_from_to``).
 SWITCHES = True
+#: how many of a group's stored turns teach a process that has not seen the
+#: group yet (a reopened memory) the capitals its turns showed
+#: (``_extract/casing.py``): a lower-case turn after a restart reads as it
+#: would have before
+CASING_SEED_TURNS = 500
 
 
 #: A batch of at least this many episodes embeds its texts on a second
@@ -255,6 +260,8 @@ class Ingest:
         group's turns carrying on from its last ones."""
         from .models import load_spacy
 
+        for g in dict.fromkeys(e.group_id for e in items):
+            self._tracker(g)  # before parsing: the parser's input reads the store
         out: list[tuple[Extraction, _people.People]] = []
         batch: list[tuple[EpisodeIn, str]] = []
         size = 0
@@ -265,7 +272,7 @@ class Ingest:
             docs = load_spacy().pipe((for_parsing(self._cased(e.group_id, text)) for e, text in batch),
                                      batch_size=64)
             for (e, text), doc in zip(batch, docs):
-                tracker = self._people.setdefault(e.group_id, _people.Tracker())
+                tracker = self._tracker(e.group_id)
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
                 ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
                              doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None,
@@ -288,10 +295,22 @@ class Ingest:
         """``text`` as parsed: a turn typed without capitals gets back those of
         the names the group has shown (``_extract/casing.py``); a turn that
         uses capitals teaches them. Called in turn order, as the parser reads."""
-        casing = self._people.setdefault(group_id, _people.Tracker()).casing
+        casing = self._tracker(group_id).casing
         out = casing.restore(text)
         casing.learn(text)
         return out
+
+    def _tracker(self, group_id: str) -> _people.Tracker:
+        """The people of a group's last turns in this process. A group this
+        process has not seen yet starts from the capitals of its last
+        :data:`CASING_SEED_TURNS` stored turns, so that reopening a memory does
+        not change how a lower-case turn is read."""
+        tracker = self._people.get(group_id)
+        if tracker is None:
+            tracker = self._people[group_id] = _people.Tracker()
+            for ep in reversed(self.mem._store.recent_episodes(group_id, FOREVER_UTC, CASING_SEED_TURNS)):
+                tracker.casing.learn(ep.content)
+        return tracker
 
     def _embed(self, items: Sequence[EpisodeIn], extractions: Sequence[tuple[Extraction, _people.People]],
                given: Mapping[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:

@@ -61,3 +61,22 @@ def test_short_capitals_come_back_but_not_chat_words():
     c = Casing()
     c.learn("Nice! How is SF treating you? I am OK with UHG.")
     assert c.restore("moved to sf last week. ok cool, uhg called") == "moved to SF last week. ok cool, UHG called"
+
+
+def test_a_reopened_memory_reads_lower_case_turns_as_before(tmp_path):
+    """The capitals a group showed are learnt again from its stored turns
+    when the memory is reopened (``CASING_SEED_TURNS``): "marisol" after a
+    restart is the Marisol the assistant named before it."""
+    path = str(tmp_path / "m.db")
+    clock = StepClock()
+    with Memory(path, engine=ENGINE, clock=clock) as mem:
+        mem.add_episodes([
+            {"content": "Who is Marisol? You mentioned her twice.", "speaker": "assistant",
+             "reference_time": "2024-08-01T10:00"},
+            {"content": "My sister. She lives in Boise.", "speaker": "jo", "reference_time": "2024-08-01T10:01"},
+        ])
+    with Memory(path, engine=ENGINE, clock=clock) as mem:
+        mem.add_episode("marisol moved to denver last week, so proud", speaker="jo",
+                        reference_time="2024-09-20T10:00")
+        assert [f.value for f in mem.as_of("Marisol", "lives_in")] == ["Denver"]
+        assert "denver" not in {e.name for e in mem.entities()}  # one entity, named as the claim names it

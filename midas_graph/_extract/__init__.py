@@ -159,11 +159,15 @@ def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: 
 
 def as_written(ex: Extraction, parsed: str, text: str) -> Extraction:
     """``ex``, read from ``parsed`` (:func:`for_parsing` of ``text``), with its
-    quotes and names as ``text`` wrote them."""
+    quotes and names as ``text`` wrote them; except that a name typed all in
+    lower case keeps the capitals the parser was given (``casing.py``:
+    "denver" is the place Denver, one entity with the claim's value)."""
     if parsed == text or len(parsed) != len(text):
         return ex
     claims = [replace(c, text=original(parsed, text, c.text)) for c in ex.claims]
-    mentions = [replace(m, name=text[m.start:m.end]) if parsed[m.start:m.end] == m.name else m for m in ex.mentions]
+    mentions = [replace(m, name=text[m.start:m.end])
+                if parsed[m.start:m.end] == m.name and not text[m.start:m.end].islower() else m
+                for m in ex.mentions]
     return replace(ex, claims=claims, mentions=mentions, unparsed=[original(parsed, text, u) for u in ex.unparsed])
 
 
