@@ -444,16 +444,24 @@ def _says_own(info: QueryInfo, text: str, speaker_asked: bool = True) -> bool:
     return bool(own) and _covers(info, " ".join(own))
 
 
+def _other_before(idx, episode_id: str) -> str | None:
+    """The text of the turn right before ``episode_id`` when another speaker
+    said it, else None."""
+    r = idx.row.get(("episode", episode_id))
+    if not r or idx.keys[r - 1][0] != "episode":
+        return None
+    if idx.speakers.get(idx.keys[r - 1][1]) == idx.speakers.get(episode_id):
+        return None
+    return idx.texts[r - 1]
+
+
 def _echoed(idx, episode_id: str) -> frozenset[str]:
     """The terms of what the turn before ``episode_id`` said about its own
     speaker, when someone else said it (empty otherwise)."""
-    r = idx.row.get(("episode", episode_id))
-    if not r or idx.keys[r - 1][0] != "episode":
+    before = _other_before(idx, episode_id)
+    if before is None:
         return frozenset()
-    prev_id = idx.keys[r - 1][1]
-    if idx.speakers.get(prev_id) == idx.speakers.get(episode_id):
-        return frozenset()
-    own = _own_sentences(idx.texts[r - 1])[0]
+    own = _own_sentences(before)[0]
     return frozenset(_tokenize([" ".join(own)])[0]) if own else frozenset()
 
 
@@ -470,13 +478,10 @@ def _question_answered(idx, episode_id: str, text: str) -> str:
     answers (its last sentence), or ""."""
     if not ANSWER_TAKES_QUESTION or len(text.split()) > ANSWER_WORDS:
         return ""
-    r = idx.row.get(("episode", episode_id))
-    if not r or idx.keys[r - 1][0] != "episode":
+    before = _other_before(idx, episode_id)
+    if before is None:
         return ""
-    prev_id = idx.keys[r - 1][1]
-    if idx.speakers.get(prev_id) == idx.speakers.get(episode_id):
-        return ""
-    last = _SENTENCE.split(_SAID_BY.sub("", idx.texts[r - 1], count=1).strip())[-1]
+    last = _SENTENCE.split(_SAID_BY.sub("", before, count=1).strip())[-1]
     return last if last.endswith("?") else ""
 
 

@@ -911,21 +911,26 @@ class Recaller:
             base = re.sub(r"['’]s$", "", m.group(0))
             if len(base) > 1 and base not in STOP_WORDS:
                 spots.setdefault(alias_key(group_id, base), []).append(m.start())
-        if not spots:
-            return query
+        chars = list(query)
+        for k in self._known_persons(spots, group_id):
+            for at in spots[k]:
+                chars[at] = chars[at].upper()
+        return "".join(chars)
+
+    def _known_persons(self, keys, group_id: str) -> list[str]:
+        """The alias keys among ``keys`` (``alias_key``) that name a person the
+        memory knows: a person entity, a speaker, or someone a people link
+        names (docs/people.md)."""
+        if not keys:
+            return []
         store = self.mem._store
-        found = store.lookup_names({k: k for k in spots})
+        found = store.lookup_names(keys)
         if not found:
-            return query
+            return []
         kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
         speakers = self.index(group_id).speaker_keys
         people = linked(store, group_id)
-        chars = list(query)
-        for k, i in found.items():
-            if kinds.get(i) == "PERSON" or k in speakers or i in people:
-                for at in spots[k]:
-                    chars[at] = chars[at].upper()
-        return "".join(chars)
+        return [k for k, i in found.items() if kinds.get(i) == "PERSON" or k in speakers or i in people]
 
     def known_people(self, info: QueryInfo, group_id: str) -> QueryInfo:
         """``info`` with the asked words that are the name of a person the
@@ -940,16 +945,7 @@ class Recaller:
             base = re.sub(r"['’]s$", "", w)
             if base.casefold() in info.terms and (base[:1].isupper() or lower) and len(base) > 1:
                 cands[alias_key(group_id, base)] = base
-        if not cands:
-            return info
-        store = self.mem._store
-        found = store.lookup_names(cands)
-        if not found:
-            return info
-        kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
-        speakers = self.index(group_id).speaker_keys
-        people = linked(store, group_id)
-        add = [cands[k] for k, i in found.items() if kinds.get(i) == "PERSON" or k in speakers or i in people]
+        add = [cands[k] for k in self._known_persons(cands, group_id)]
         if not add:
             return info
         from dataclasses import replace
