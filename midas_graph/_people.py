@@ -40,7 +40,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
-from ._extract.casing import Casing
+from ._extract.casing import Casing, places
 from ._extract.lexicon import LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
@@ -99,6 +99,7 @@ _NOT_NAMES = frozenset("""everyone everybody all guys guy folks team buddy bud d
 love dear there babe baby honey sweetie sweetheart girl girls boys sir madam maam ma'am doc bro sis fam
 god gosh lol omg haha yes no yeah yep ok okay sure well so oh wow hey hi hello thanks thank please sorry
 morning evening night afternoon day again too again much lots tons everyone y'all yall you u
+btw tho tbh idk lmao rn fyi imo here
 """.split())
 _GREETINGS = ("hey", "hi", "hello", "hiya", "heya", "yo", "thanks", "thank you", "thx", "ty", "cheers",
               "morning", "good morning", "good afternoon", "good evening", "good night", "night", "bye",
@@ -484,6 +485,10 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         for nm in _vocatives(doc, sent):
             if listener and _supported(tracker, listener, nm, sent.text):
                 out.listener_names.append((nm, sent.text.strip()))
+    signed = _signature(doc)
+    if signed is not None:
+        out.self_names.append(signed)
+        intro = True
     if intro:
         out.self_names.extend((nm, s.text.strip()) for nm, s in nick_candidates)
 
@@ -619,6 +624,17 @@ _CALL_ME_NOT = frozenset("""back crazy later tomorrow tonight now when if anytim
 whatever lazy paranoid sometime soon""".split())
 
 
+def _clause_ends(doc, i: int, end: int, allowed: tuple[str, ...] = ()) -> bool:
+    """Whether nothing but ``allowed`` words comes between token i and the
+    next punctuation (or ``end``)."""
+    for t in doc[i:end]:
+        if t.is_punct:
+            return True
+        if t.is_alpha and t.lower_ not in allowed:
+            return False
+    return True
+
+
 def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
     """Names a sentence gives its speaker ("I'm Jordan", "call me Hiro"), and
     nickname candidates ("teo is fine") kept only if the turn introduces."""
@@ -662,6 +678,17 @@ def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
             elif not (after is not None and after.lower_ in ("btw", "here")) and t.pos_ != "PROPN":
                 continue  # "it's coffee": only "its mateo btw", "it's Tom here"
         out.append(_span_text(doc, *sp))
+    # "Katherine here (Kat is fine)", "Hi! Dale here.": a name, then "here", then nothing more
+    k = sent.start
+    m = _GREETING.match(sent.text)
+    if m and m.end() > 0:
+        k = next((t.i for t in sent if t.idx - sent.start_char >= m.end()), sent.end)
+    sp = _name_at(doc, k, lower_ok=True, end=sent.end)
+    if sp is not None and sp[1] < sent.end and doc[sp[1]].lower_ == "here" \
+            and all(t.pos_ == "PROPN" for t in doc[sp[0]:sp[1]]) and doc[sp[0]].ent_type_ not in ("FAC", "NORP") \
+            and _span_text(doc, *sp).lower() not in places() \
+            and _clause_ends(doc, sp[1] + 1, sent.end, ("again", "btw")):
+        out.append(_span_text(doc, *sp))
     # "teo is fine", "AJ works too": a nickname, if the turn introduces its speaker
     for i in range(sent.start, sent.end):
         if i == sent.start or doc[i - 1].is_punct or doc[i - 1].lower_ in ("but", "and", "or", "so"):
@@ -671,6 +698,30 @@ def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
             if sp is not None and _NICK_AFTER.match(doc[sp[1]:sent.end].text + " "):
                 nick.append(_span_text(doc, *sp))
     return out, nick
+
+
+_SIGN_OFFS = LEX.words("people.sign_offs")
+_SIGN_OFF = re.compile(
+    r"(?:^|[.!?\n]\s*)(?:[-–—~]+\s*|(?P<off>(?:"
+    + "|".join(sorted((re.escape(w) for w in _SIGN_OFFS), key=len, reverse=True))
+    + r")\s*[,.!—–-]*\s+))(?P<name>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)?)\s*[.!]?\s*$", re.I)
+
+
+def _signature(doc) -> tuple[str, str] | None:
+    """The name a message is signed with, and its sign-off ("Regards,
+    Harold", "Love,\nHal", "- Hal"): a name with a capital at the very end,
+    after a sign-off word (``people.sign_offs``) or a dash, opening its
+    line or following a sentence's end."""
+    m = _SIGN_OFF.search(doc.text)
+    if m is None or not m.group("name")[:1].isupper():
+        return None
+    span = doc.char_span(m.start("name"), m.end("name"), alignment_mode="expand")
+    # where it stands says it is a name, whatever the tagger made of it ("- Hal": VERB)
+    if span is None or not all(t.text[:1].isupper() and t.lower_ not in _NOT_NAMES and not t.is_stop
+                               and role_class(t.lower_) is None and t.ent_type_ not in _NAME_LABELS_NOT_PERSON
+                               for t in span):
+        return None
+    return span.text, m.group(0).lstrip(".!?\n ").strip()
 
 
 #: A greeting that comes with learning a name: one such vocative is enough.

@@ -42,6 +42,12 @@ def roles(p):
     ("Please call me Bea.", "Bea"),
     ("At work everyone calls me Dodo.", "Dodo"),
     ("I go by Xan these days.", "Xan"),
+    ("Wilhelmina here (Billie is fine)", "Wilhelmina"),  # "<name> here"
+    ("Wilhelmina here (Billie is fine)", "Billie"),
+    ("Hi! Ottoline here.", "Ottoline"),
+    ("Thank you kindly. Regards, Ambrose", "Ambrose"),  # a sign-off
+    ("The tomatoes are in.\n- Hal", "Hal"),  # the tagger takes "Hal" for a verb
+    ("Will call Monday.\nBest wishes,\nPerpetua Lindqvist", "Perpetua Lindqvist"),
 ])
 def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -51,6 +57,8 @@ def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
 @pytest.mark.parametrize("text", [
     "I'm exhausted today.", "I'm vegetarian.", "im home", "Call me crazy, but I like rain.",
     "It's coffee, not tea.", "I'm a nurse.",
+    "Chicago here!", "Rain here again.", "Tom here is my brother.",  # a place, the weather, not an intro
+    "thanks, Kate", "Love, Mom", "back to work tomorrow - Monday", "Going to the store - Target",
 ])
 def test_no_self_name_where_there_is_none(spacy_nlp, text):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -60,6 +68,7 @@ def test_no_self_name_where_there_is_none(spacy_nlp, text):
 def test_a_nickname_counts_in_a_turn_that_introduces(spacy_nlp):
     [p] = people_of(spacy_nlp, [("u1", "its bartholomew btw, bart is fine")])
     assert {"bartholomew", "bart"} <= {n for n, _ in p.self_names}
+    assert not any("btw" in n for n, _ in p.self_names)  # a chat word is not part of a name
     [q] = people_of(spacy_nlp, [("u1", "The pasta is fine.")])
     assert q.self_names == []
 
