@@ -19,6 +19,7 @@ from . import _importance, _people
 from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
+from ._extract.location import housing_places
 from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
@@ -274,9 +275,12 @@ class Ingest:
             for (e, text), doc in zip(batch, docs):
                 tracker = self._tracker(e.group_id)
                 people = _people.analyze(doc, e.speaker, e.listener, tracker)
-                ex = extract(text, speaker=e.speaker, reference_time=e.reference_time or now, listener=e.listener,
+                at = e.reference_time or now
+                ex = extract(text, speaker=e.speaker, reference_time=at, listener=e.listener,
                              doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None,
-                             pronouns=people.pronouns, persons=frozenset(tracker.persons))
+                             pronouns=people.pronouns, persons=frozenset(tracker.persons),
+                             planned=tracker.planned(e.speaker, at))
+                tracker.note_housing(e.speaker, at, housing_places(doc), ex.claims)
                 out.append(_people_claims(e, ex, people))
                 content.append(_importance.content_signals(doc))  # from the same doc (docs/forgetting.md)
             batch.clear()

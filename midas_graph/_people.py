@@ -253,6 +253,35 @@ class Tracker:
         self.persons: set[str] = set()
         #: the capitals the group's turns have shown (names in lower-case turns)
         self.casing = Casing()
+        #: speaker -> [(when, place)]: places their turns talked of living in
+        #: (``_extract.location.housing_places``), for a move that names none
+        self.housing: dict[str, list[tuple[Any, str]]] = {}
+
+    #: how long talk of a place to live stays a plan a bare "moved!" completes
+    HOUSING_DAYS = 180
+
+    def planned(self, speaker: str, at) -> tuple[str, ...]:
+        """The places ``speaker`` talked of living in over the last
+        :data:`HOUSING_DAYS` before ``at``, oldest first."""
+        import datetime as _dt
+
+        floor = at - _dt.timedelta(days=self.HOUSING_DAYS)
+        return tuple(p for t, p in self.housing.get(fold(speaker), ()) if floor <= t <= at)
+
+    def note_housing(self, speaker: str, at, places: list[str], claims) -> None:
+        """Remember a turn's housing places; a move the turn stated about its
+        speaker ends the plan, a place they said they live in is no plan."""
+        key = fold(speaker)
+        got = self.housing.setdefault(key, [])
+        got.extend((at, p) for p in places)
+        for c in claims:
+            if c.attribute != "lives_in" or c.polarity != "assert" or fold(c.subject) != key:
+                continue
+            if (c.rule or "").startswith("move"):
+                got.clear()
+            else:
+                got[:] = [(t, p) for t, p in got if fold(p) != fold(c.value)]
+        del got[:-20]
 
     def previous(self, speaker: str) -> list[_Turn]:
         return self.turns.get(fold(speaker), [])

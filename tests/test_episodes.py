@@ -216,3 +216,23 @@ def test_embedding_beside_the_parse_stores_what_one_thread_stores(monkeypatch):
             return facts, sorted((e.name, e.kind, tuple(sorted(e.aliases))) for e in m.entities())
     overlapped, alone = rows(2), rows(10**9)
     assert overlapped == alone and len(overlapped[0]) >= 3
+
+
+def test_a_bare_move_lands_where_the_speakers_last_turns_talked_of_living(mem):
+    """House-hunting in Harrogate, then "we're in!!! moved saturday": the
+    user lives in Harrogate now, and the flat they had is no plan. Talk of a
+    place from more than HOUSING_DAYS before is no plan either."""
+    t = "2024-{}T10:00"
+    mem.add_episodes([
+        {"content": "I live in Leeds.", "speaker": "u", "reference_time": t.format("01-05")},
+        {"content": "our flat in Leeds is way too small, we're looking at houses in Harrogate",
+         "speaker": "u", "reference_time": t.format("03-05")},
+        {"content": "we're in!!! moved saturday. boxes everywhere", "speaker": "u", "reference_time": t.format("06-10")},
+    ])
+    assert [f.value for f in mem.as_of("u", "lives_in")] == ["Harrogate"]
+    mem.add_episodes([
+        {"content": "I live in Ripon.", "speaker": "v", "reference_time": t.format("01-05")},
+        {"content": "we're looking at houses in Thirsk", "speaker": "v", "reference_time": t.format("01-06")},
+        {"content": "moved saturday, so tired", "speaker": "v", "reference_time": t.format("09-10")},
+    ])
+    assert [f.value for f in mem.as_of("v", "lives_in")] == ["Ripon"]

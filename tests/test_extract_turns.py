@@ -206,3 +206,40 @@ def test_a_move_that_names_no_destination_moved_to_the_turns_one_place(monkeypat
     assert homes("We moved last week. Mom in Chicago misses us, and Denver is cold.") == []
     monkeypatch.setattr(location_mod, "MOVE_TURN_PLACE", False)
     assert homes("We're officially Pittsburgh people. Moved last week.") == []
+
+
+def test_a_present_tense_move_with_a_date_is_a_plan_dated_ahead():
+    """"We move to Hamburg in July", said in May, starts in the coming July,
+    not the last one; "moved on Saturday" is a move with a time, not a place."""
+    [c] = [c for c in extract("We move to Hamburg in July.", speaker="u", reference_time=REF).claims
+           if c.attribute == "lives_in"]
+    assert (c.value, c.valid_from) == ("Hamburg", dt.datetime(2024, 7, 1, tzinfo=UTC))
+    got = extract("We're officially Pittsburgh people. Moved on Saturday.", speaker="u", reference_time=REF).claims
+    assert [(c.attribute, c.value) for c in got] == [("lives_in", "Pittsburgh")]
+
+
+def test_a_bare_move_completes_the_move_the_speaker_talked_of(monkeypatch):
+    """"moved saturday, boxes everywhere" names no place; the speaker's last
+    turns talked of living in York ("looking at places in York"), so that is
+    where they moved (location.MOVE_PLANNED_PLACE). The home they had ("our
+    flat in Leeds") and a place they left are no plan; with the flag off, or
+    with no such talk, the bare move says nothing."""
+    import midas_graph._extract.location as location_mod
+    from midas_graph._extract.location import housing_places
+
+    from midas_graph.models import load_spacy
+
+    nlp = load_spacy()
+    assert housing_places(nlp("Our flat in Leeds is tiny, we're looking at places in York.")) == ["York"]
+    assert housing_places(nlp("We got the house on Elm St in Harrogate!! moving in early June")) == ["Harrogate"]
+    assert housing_places(nlp("We're moving away from Leeds. My sister in Bath says hi.")) == []
+
+    def homes(text, planned):
+        return [str(c.value) for c in extract(text, speaker="u", reference_time=REF, planned=planned).claims
+                if c.attribute == "lives_in"]
+
+    assert homes("we're in!!! moved saturday. boxes everywhere", ("Leeds", "York")) == ["York"]
+    assert homes("we're in!!! moved saturday. boxes everywhere", ()) == []
+    assert homes("my sister moved last week", ("York",)) == []  # someone else's move
+    monkeypatch.setattr(location_mod, "MOVE_PLANNED_PLACE", False)
+    assert homes("we're in!!! moved saturday. boxes everywhere", ("York",)) == []

@@ -142,19 +142,21 @@ def _nlp():
 
 def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: str | None = None, doc=None,
             prompt: str | None = None, pronouns: dict[int, str] | None = None,
-            persons: frozenset[str] = frozenset()) -> Extraction:
+            persons: frozenset[str] = frozenset(), planned: tuple[str, ...] = ()) -> Extraction:
     """Claims and mentions of one message. ``doc``: an already parsed spaCy Doc of ``text``.
     ``prompt``: the other speaker's previous turn, whose last question a fragment answer fills
     ("Where did you end up?" / "Minneapolis!!"). ``pronouns`` (token index -> name) and
     ``persons`` (lower-case names known to be people): what the conversation's people
-    analysis (``_people``) knows, so that "She is a nurse." is said of someone."""
+    analysis (``_people``) knows, so that "She is a nurse." is said of someone.
+    ``planned``: places the speaker's last turns talked of moving to, for a
+    move that names none (``location.MOVE_PLANNED_PLACE``)."""
     ref = _ref_utc(reference_time)
     if doc is None:
         if not text or not text.strip():
             return Extraction([], [])
         doc = _nlp()(for_parsing(text))
     repair_lemmas(doc)
-    return as_written(Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons).run(), doc.text, text)
+    return as_written(Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons, planned).run(), doc.text, text)
 
 
 def as_written(ex: Extraction, parsed: str, text: str) -> Extraction:

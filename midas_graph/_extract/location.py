@@ -7,7 +7,7 @@ deadline moved to Friday" is handed to :mod:`.events`.
 from __future__ import annotations
 
 from .events import subject_or_event
-from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS
+from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS, LEX
 from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _text, _value_of
 
 
@@ -59,6 +59,47 @@ def h_live(w, v, st, pol, tense, tv) -> None:
 MOVE_TURN_PLACE = True
 
 
+#: A completed move of the speaker that names no destination, in a turn that
+#: names no place ("we're in!!! moved saturday. boxes everywhere"), moved to
+#: the last place the speaker's recent turns talked of living in ("looking at
+#: houses in Decatur", "Wohnung search in Ottensen"): see :func:`housing_places`;
+#: ingest passes them as ``planned`` (``_people.Tracker.planned``).
+MOVE_PLANNED_PLACE = True
+_HOUSING = LEX.words("location.housing_words")
+_OWN = frozenset({"my", "our"})
+
+
+def housing_places(doc) -> list[str]:
+    """The places (GPE) a turn names in a sentence about where to live (a
+    lemma of ``location.housing_words``), in order; not a place left ("from
+    Leeds", "leaving Austin") nor the home the speaker has ("our 2br in East
+    Atlanta is too small"; "our new place in Decatur" is a destination)."""
+    out = []
+    for e in doc.ents:
+        if e.label_ != "GPE":
+            continue
+        sent = e.sent
+        if not any(t.lemma_.lower() in _HOUSING or t.lower_ in _HOUSING for t in sent):
+            continue
+        if e.start > sent.start and doc[e.start - 1].lower_ in ("from", "of", "left", "leaving"):
+            continue
+        if _own_home(e.root):
+            continue
+        out.append(e.text)
+    return out
+
+
+def _own_home(tok) -> bool:
+    """Whether a place hangs off "my/our <housing noun>" without "new"."""
+    for h in tok.ancestors:
+        if h.pos_ in ("VERB", "AUX"):
+            return False
+        if h.lemma_.lower() in _HOUSING and any(c.lower_ in _OWN for c in h.children) \
+                and not any(c.lower_ in ("new", "next") for c in h.children):
+            return True
+    return False
+
+
 def h_move(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
     subj = subject_or_event(w, v, st, pol, tense, tv)  # "the deadline moved to Friday"
@@ -91,11 +132,14 @@ def h_move(w, v, st, pol, tense, tv) -> None:
         tense_eff = "present"  # a completed move starts a current state
     else:
         tense_eff = tense
+    ahead = None
     if tense == "present" and not any(c.lower_ in ("now", "finally", "officially") for c in v.children):
         # "I move to Paris" (habitual / narrative present) is rare; accept only with a date
         quals = w.qualifiers(v, set())
         if not quals:
             return
+        if not any(c.lower_ in ("now", "finally", "officially") for c in v.children):
+            tense_eff, ahead = "future", 1  # "we move to Hamburg in July": a plan, dated ahead
     if tense == "progressive":
         quals = w.qualifiers(v, set())
         if not quals:
@@ -114,9 +158,11 @@ def h_move(w, v, st, pol, tense, tv) -> None:
             for o2 in _conjuncts(o):
                 val, ent = _value_of(o2, ctx)
                 w.emit(subj, "lives_in", val, v=v, pol="assert", tense=tense_eff, tv=tv, value_toks=list(o2.subtree),
-                           is_entity=ent, rule="move_to", past_means_cease=False)
+                           is_entity=ent, rule="move_to", past_means_cease=False, direction=ahead)
             return
-    if MOVE_TURN_PLACE and subj.person and tense in ("past", "perfect") and not preps and prt is None:
+    # "moved on saturday", "moved last week": no prep that could hold a place
+    placed = [p for p in preps if _child(p, "pobj") is not None and not w.is_time_tok(_child(p, "pobj"))]
+    if MOVE_TURN_PLACE and subj.person and tense in ("past", "perfect") and not placed and prt is None:
         # "we're officially pittsburgh people. moved last week": the turn's one place
         places = [e for e in v.doc.ents if e.label_ == "GPE"
                   and not (e.start > 0 and v.doc[e.start - 1].lower_ in ("from", "of", "left", "leaving"))]
@@ -124,6 +170,10 @@ def h_move(w, v, st, pol, tense, tv) -> None:
             e = places[-1]
             w.emit(subj, "lives_in", e.text, v=v, pol="assert", tense="present", tv=tv, value_toks=list(e),
                    is_entity=True, rule="move_turn_place", past_means_cease=False)
+        elif MOVE_PLANNED_PLACE and not places and subj.is_speaker and ctx.planned:
+            # "moved saturday. boxes everywhere", after "looking at houses in Decatur"
+            w.emit(subj, "lives_in", ctx.planned[-1], v=v, pol="assert", tense="present", tv=tv, value_toks=[v],
+                   is_entity=True, conf=0.7, rule="move_planned_place", past_means_cease=False)
 
 
 def h_base(w, v, st, pol, tense, tv) -> None:

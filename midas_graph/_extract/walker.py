@@ -50,11 +50,14 @@ class _Ctx(Parties):
     the sentence being read."""
 
     __slots__ = ("ref", "claims", "mentions", "times", "sent_text",
-                 "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state")
+                 "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state",
+                 "planned")
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime,
-                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset()):
+                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset(),
+                 planned: tuple[str, ...] = ()):
         super().__init__(speaker, listener, pronouns, persons)
+        self.planned = planned  # places the speaker's last turns talked of moving to (location.py)
         self.doc = doc
         self.ref = ref
         self.claims: list[Claim] = []
@@ -74,9 +77,10 @@ class Walker:
     """Walks one parsed message, clause by clause, and collects its claims and mentions."""
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime, prompt: str | None = None,
-                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset()):
+                 pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset(),
+                 planned: tuple[str, ...] = ()):
         self.doc = doc
-        self.ctx = _Ctx(doc, speaker, listener, ref, pronouns, persons)
+        self.ctx = _Ctx(doc, speaker, listener, ref, pronouns, persons, planned)
         self.prompt = prompt  # the other speaker's previous turn (see answers.py)
 
     def run(self) -> Extraction:
