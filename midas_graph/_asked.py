@@ -38,6 +38,12 @@ _WORD = re.compile(r"[a-z0-9]+")
 #: the first weeks of X, not all of it: "what was my title when I joined
 #: Lumora?" is the title then, not the one held since a promotion.
 START_SPAN = _dt.timedelta(days=30)
+#: "before X", X a bare name no belief holds (a place said only in passing:
+#: "still living at my moms in Alief"): the time before the group's turns
+#: first named X. Nothing said before then speaks to the question -> abstain
+#: (``_context.TIME_GAP_SAID``). Not for an event ("before I switched to
+#: matcha"): the switch may be told long after the first matcha.
+BEFORE_FIRST_SAID = True
 #: Words of an event too common to name a belief by ("when I *was* at X").
 _GENERIC = frozenset("be have do get go make start begin stop end time year month week day thing".split())
 
@@ -67,6 +73,8 @@ class AskedTime:
     unknown: bool = False
     #: the anchor's beliefs (one belief may have several values' worth of versions)
     anchor_facts: tuple[Fact, ...] = field(default=(), repr=False)
+    #: "before X" placed at the first turn that named X (BEFORE_FIRST_SAID)
+    first_said: bool = False
 
     @property
     def placed(self) -> bool:
@@ -196,6 +204,13 @@ def _place_anchor(mem, info: QueryInfo, anchor: TimeAnchor, focus_ids: list[str]
         if f.subject_id in subjects:
             score += 0.5
         scored.append((score, f))
+    bare = any(_fold(anchor.text) == _fold(n) for n in (*anchor.names, " ".join(words)))
+    if not scored and BEFORE_FIRST_SAID and anchor.relation == "before" and bare:
+        first = _first_said(mem, group_id, anchor.names or tuple(words), proper=not anchor.names)
+        if first is not None:
+            # "where did I live before Alief?", Alief only ever said in passing
+            return AskedTime(phrase, f"before {_when(first)} ({phrase}: first said of then)", EARLIEST, first,
+                             order="latest-first", drop_names=tuple(anchor.names), first_said=True)
     if not scored:
         unknown = bool(anchor.names) and not named and not _heard_of(mem, group_id, anchor.names)
         why = (f"nothing in memory is called {', '.join(anchor.names)}" if unknown
@@ -236,6 +251,22 @@ def _stem(word: str) -> str:
     from ._recall import _stemmer
 
     return _stemmer().stemWord(word)
+
+
+def _first_said(mem, group_id: str, names: tuple[str, ...], *, proper: bool = False) -> _dt.datetime | None:
+    """When the group's turns first named any of ``names`` (None: never).
+    ``proper``: only where a turn wrote it with a capital (a question typed
+    in lower case, "before alief", asks about the place "Alief", not about
+    the first time a common word was said)."""
+    if not _heard_of(mem, group_id, names):
+        return None
+    idx = mem._recaller().index(group_id)
+    pats = [re.compile(r"\b" + re.escape(n) + r"\b", re.I) for n in names if n.strip()]
+    found = [(idx.times[r], ms) for r, (kind, _) in enumerate(idx.keys) if kind == "episode"
+             and (ms := [m.group(0) for p in pats for m in p.finditer(idx.texts[r])])]
+    if not found or proper and not any(m[:1].isupper() for _, ms in found for m in ms):
+        return None
+    return _dt.datetime.fromtimestamp(min(t for t, _ in found), _dt.timezone.utc)
 
 
 def _heard_of(mem, group_id: str, names: tuple[str, ...]) -> bool:

@@ -227,6 +227,13 @@ ATTRIBUTE_FIRST = 1.05
 #: 2019, and nothing said by the end of 2015 or telling of 2015 speaks of
 #: it): abstain, and say what is known and from when.
 TIME_GAP = True
+#: The same for "before X", X first named in a turn and held by no belief
+#: ("where did I live before Alief?" when Alief was named in the first turn
+#: about a home; ``_asked.BEFORE_FIRST_SAID``), when no belief names the
+#: asked thing: abstain (``_said_gap``). Not for a dated time before the
+#: first turn: a state said later often held then ("Dr. Hwang, my doctor of
+#: twenty years").
+TIME_GAP_SAID = True
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
 HEADER_CHARS = 200
@@ -998,6 +1005,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if TIME_GAP and timed and not then_named and known_since and asked.has_span and asked.end <= valid_at:
         by_name = [f for a, f in known_since if a] or [f for _, f in known_since]
         gap = _time_gap(asked, by_name, versions, hits, idx, lambda h: covers(h, item_words(h)) == 2)
+    elif TIME_GAP_SAID and timed and asked.first_said and not then_named and not known_since and focus_ids \
+            and asked.end <= valid_at:
+        gap = _said_gap(asked, [h for h in hits if h.episode is not None and about_focus(h)
+                                and covers(h, item_words(h)) == 2], idx)
     if gap is not None:
         return _abstain(query, info, budget_tokens, header, gap, [])
     if not grounded:
@@ -1527,6 +1538,22 @@ def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: l
             return None
     return (f"nothing is known of {first.subject}'s {first.attribute.replace('_', ' ')} for {asked.label}; "
             f"what is known begins {first.valid_from.date().isoformat()} ({first.value})")
+
+
+def _said_gap(asked: AskedTime, speaking: list[Hit], idx) -> str | None:
+    """Why the asked time is before anything said of the asked thing when no
+    stored belief names it (TIME_GAP_SAID): every turn that speaks to it
+    (``speaking``: there is at least one) was said after the asked time and
+    tells of no time within it."""
+    if not speaking:
+        return None
+    spans = [(asked.start.timestamp(), asked.end.timestamp())]
+    for h in speaking:
+        r = idx.row.get(("episode", h.id))
+        if h.episode.reference_time < asked.end or (r is not None and idx.said_within(r, spans)):
+            return None
+    first = min(h.episode.reference_time for h in speaking)
+    return f"nothing said speaks of it for the time asked ({asked.label}); the first that does is from {first.date().isoformat()}"
 
 
 def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,

@@ -117,6 +117,13 @@ class QueryInfo:
     adjectives: tuple[str, ...] = ()
 
 
+def _lettered(word: str) -> bool:
+    """Letters and digits that name a thing ("A1C", "401k", "B12", "PS5"),
+    not a number with a suffix ("3rd", "1990s", "5pm")."""
+    return word.isalnum() and any(c.isalpha() for c in word) and any(c.isdigit() for c in word) \
+        and not re.fullmatch(r"\d+(?:st|nd|rd|th|s|am|pm)", word, re.I)
+
+
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
     doc = nlp(text, disable=_UNUSED_PIPES)  # no dependency parse needed here: ~25% faster
     names: dict[str, str] = {}
@@ -198,7 +205,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     time_tokens = ({t.i for t in doc if t.ent_type_ in ("DATE", "TIME") or t.lower_ in _TIME_NOUNS}
                    if TIME_NOT_ASKED else set())
     for tok in doc:
-        if tok.i in name_tokens or tok.is_stop or not tok.is_alpha or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
+        if tok.i in name_tokens or tok.is_stop or not (tok.is_alpha or _lettered(tok.text)) \
+                or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
             continue
         if tok.i in time_tokens or len(tok.text) < 2:
             continue

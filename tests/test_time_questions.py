@@ -260,3 +260,43 @@ def test_when_i_joined_is_the_start_not_all_the_time_since(monkeypatch):
         monkeypatch.setattr(asked_mod, "START_SPAN", None)  # all the time since: the promotion held "then" too
         lines = _lines(_ask(mem, "What was my title when I joined Acme?"), "job_title")
         assert any(line.startswith("- [then and now]") and "senior analyst" in line for line in lines), lines
+
+
+def test_before_a_place_only_named_in_passing_is_before_its_first_mention(monkeypatch):
+    """"Where did I live before Alief?" when Alief was only named in passing,
+    in the first turn about a home: the time asked is before that turn
+    (BEFORE_FIRST_SAID) and nothing said then speaks of it, so the context
+    abstains (TIME_GAP_SAID). An event ("before I switched to matcha") is
+    not placed that way: the switch may be told long after the first matcha."""
+    import midas_graph._asked as asked_mod
+    from midas_graph.models import default_embedder, default_nli
+
+    clock = _Clock()
+    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
+        for when, text in [("2024-02-01T10:00:00Z", "still living at my moms in Alief, its cheap"),
+                           ("2024-03-01T10:00:00Z", "Matcha every morning now, it's great."),
+                           ("2024-05-01T10:00:00Z", "I switched from Red Bull to matcha in March, btw."),
+                           ("2024-08-02T10:00:00Z", "we moved to Pearland last week")]:
+            clock.t = _t(when[:16])
+            mem.add_episode(text, speaker="Tomasz", reference_time=when)
+        clock.t = _t("2024-12-01T12:00")
+        ctx = _ask(mem, "where did i live before alief")
+        assert "before 2024-02-01" in ctx.text and ctx.abstain and ctx.items == [], ctx.text
+        assert "2024-02-01" in ctx.reason
+        ctx = _ask(mem, "what did I drink before I switched to matcha?")
+        assert not ctx.abstain and "Red Bull" in ctx.text, ctx.text
+        import midas_graph._context as context_mod
+
+        monkeypatch.setattr(context_mod, "TIME_GAP_SAID", False)  # placed, but not abstained on
+        ctx = _ask(mem, "where did i live before alief")
+        assert "before 2024-02-01" in ctx.text and not ctx.abstain
+        monkeypatch.setattr(context_mod, "TIME_GAP_SAID", True)
+        monkeypatch.setattr(asked_mod, "BEFORE_FIRST_SAID", False)
+        assert not _ask(mem, "where did i live before alief").abstain
+
+
+def test_a_word_of_letters_and_digits_is_asked(spacy_nlp):
+    """"What was my A1C?" asks about the A1C: a word of letters and digits is
+    an asked word, a number with a suffix is not."""
+    info = analyze("What was my A1C back in 2022? And my 401k on the 3rd?", spacy_nlp, speaker="u")
+    assert "a1c" in info.terms and "401k" in info.terms and "3rd" not in info.terms
