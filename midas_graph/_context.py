@@ -33,7 +33,7 @@ from . import _people
 from ._asked import LATEST, AskedTime
 from ._asked import place as place_time
 from ._entities import linked
-from ._query import QueryInfo, analyze, nothing_known, person_names_out
+from ._query import QueryInfo, analyze, nothing_known, person_names_out, said_as
 from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
@@ -281,7 +281,9 @@ def _words(text: str) -> set[str]:
 
 def _matches(term: str, words: set[str]) -> bool:
     stem = _stemmer().stemWord(term.casefold())
-    return stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words))
+    if stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words)):
+        return True
+    return any(_stemmer().stemWord(alt) in words for alt in said_as([term]))  # "bday" for birthday
 
 
 #: Asked what someone does or where they work, a job title, a workplace

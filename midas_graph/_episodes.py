@@ -274,7 +274,7 @@ class Ingest:
                                      batch_size=64)
             for (e, text), doc in zip(batch, docs):
                 tracker = self._tracker(e.group_id)
-                people = _people.analyze(doc, e.speaker, e.listener, tracker)
+                people = _people.analyze(doc, e.speaker, e.listener, tracker, agent=is_agent(e.speaker))
                 at = e.reference_time or now
                 ex = extract(text, speaker=e.speaker, reference_time=at, listener=e.listener,
                              doc=doc, prompt=e.prompt if e.prompt_speaker is not None else None,
@@ -505,10 +505,12 @@ class Ingest:
         if item.listener:
             for n, text in people.listener_names:
                 sets.append(([item.listener, n], item.listener, f"called so by {item.speaker}: {text}"))
+        for n, nick, text in people.nicknames:  # "everyone calls him Lenny"
+            sets.append(([n, nick], n, f"nickname: {text}"))
         for r in people.roles:
             sets.append(([r.name, r.role], r.name, f"{r.how}: {r.text}"))
         links: list[Link] = []
-        n_self = len(people.self_names) + (len(people.listener_names) if item.listener else 0)
+        n_self = len(people.self_names) + (len(people.listener_names) if item.listener else 0) + len(people.nicknames)
         for k, (group_names, own, reason) in enumerate(sets):
             known = list(dict.fromkeys(ids[n] for n in group_names if n in ids))
             if k >= n_self and len(known) == 1 and not self._may_name(known[0], group_names[0], speakers):
@@ -735,7 +737,7 @@ def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tupl
     seen = {(c.subject.casefold(), _people.fold(c.attribute), _people.fold(str(c.value))) for c in claims}
     for r in people.roles:
         parts = _people.split_role(r.role)
-        if parts is None or not parts[0]:
+        if parts is None or not parts[0] or r.how == "kin name":  # "Dad's surgery": no fact that Dad is named Dad
             continue
         owner, word = parts
         cls = _people.role_class(word)

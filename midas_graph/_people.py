@@ -41,6 +41,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
+from ._extract.tokens import name_span
 from ._extract.lexicon import LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
@@ -73,6 +74,15 @@ coworker coworker -|colleague coworker -|teammate coworker -|mentor mentor -|coa
 teacher teacher -|doctor doctor -|dentist dentist -|therapist therapist -|landlord landlord -
 landlady landlord f|cofounder cofounder -|assistant assistant -|ex ex -|godmother godmother f
 godfather godfather m|godson godchild m|goddaughter godchild f|in-laws in_laws -
+mil mother_in_law f|fil father_in_law m|bil brother_in_law m|sil sister_in_law f
+amá mother f|ama mother f|mamá mother f|mami mother f|maman mother f|mutti mother f|mutter mother f
+apá father m|papá father m|papi father m|vater father m
+hermana sister f|hermano brother m|schwester sister f|bruder brother m|sœur sister f|frère brother m
+prima cousin f|primo cousin m|cousine cousin f|tía aunt f|tia aunt f|tío uncle m|tio uncle m|tante aunt f
+onkel uncle m|abuela grandmother f|abuelo grandfather m|abuelita grandmother f|oma grandmother f
+opa grandfather m|nonna grandmother f|nonno grandfather m|novia partner f|novio partner m
+freundin partner f|copine partner f|copain partner m|esposa spouse f|esposo spouse m|hija daughter f
+hijo son m
 """
 ROLES: dict[str, tuple[str, str]] = {}
 for _row in _ROLE_TABLE.replace("\n", "|").split("|"):
@@ -100,7 +110,7 @@ love dear there babe baby honey sweetie sweetheart girl girls boys sir madam maa
 god gosh lol omg haha yes no yeah yep ok okay sure well so oh wow hey hi hello thanks thank please sorry
 morning evening night afternoon day again too again much lots tons everyone y'all yall you u
 btw tho tbh idk lmao rn fyi imo here
-""".split())
+""".split()) | frozenset(w for ws in LEX.table("words.said_as").values() for w in ws)  # "my moms bday is ..."
 _GREETINGS = ("hey", "hi", "hello", "hiya", "heya", "yo", "thanks", "thank you", "thx", "ty", "cheers",
               "morning", "good morning", "good afternoon", "good evening", "good night", "night", "bye",
               "goodbye", "welcome", "welcome back", "congrats", "congratulations", "nice to meet you",
@@ -213,6 +223,8 @@ class People:
     listener_names: list[tuple[str, str]] = field(default_factory=list)  # (name, sentence)
     roles: list[RoleLink] = field(default_factory=list)
     role_mentions: list[str] = field(default_factory=list)                # role names mentioned
+    #: (name, another name they go by, sentence): "everyone calls him Lenny"
+    nicknames: list[tuple[str, str, str]] = field(default_factory=list)
     #: token index -> the name a third-person pronoun resolves to
     pronouns: dict[int, str] = field(default_factory=dict)
 
@@ -439,9 +451,71 @@ def _closed_role(doc, r: _Role) -> int | None:
     return k if k >= len(doc) else None
 
 
-def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = None) -> People:
+#: Parent and grandparent words said as a name, with no owner ("Dad's surgery
+#: moved", "Mom said hi", "Papa's op"): the speaker's own (KIN_NAMES). Lower
+#: case counts too for these; short or common words ("ma", "pop") only with a capital.
+KIN_NAMES = True
+_KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
+_KIN_CAPITAL_ONLY = frozenset({"ma", "pa", "mam", "gran", "ama", "mutter", "vater", "oma", "opa"})
+
+
+def _kin_names(doc, speaker: str) -> list[tuple[str, str, Any]]:
+    """(role name, name as written, sentence) for each parent or grandparent
+    word a turn uses as a name (see :data:`KIN_NAMES`)."""
+    out = []
+    for t in doc:
+        cls = role_class(t.lower_) if t.is_alpha else None
+        if cls is None or cls[0] not in _KIN_NAME_CLASSES or t.tag_ in ("NNS", "NNPS") or t.lower_.endswith("s") \
+                and t.lower_ not in ROLES:
+            continue
+        if not t.text[:1].isupper() and (t.lower_ in _KIN_CAPITAL_ONLY or not t.is_sent_start and t.i > 0
+                                          and doc[t.i - 1].is_alpha and doc[t.i - 1].pos_ not in ("VERB", "AUX", "ADP",
+                                                                                                  "CCONJ", "SCONJ")):
+            continue  # "my mom" is a role with an owner; "ma" without a capital is anything
+        if any(c.dep_ in ("poss", "det") for c in t.children) or t.i > 0 and doc[t.i - 1].lower_ in (
+                "my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"):
+            continue
+        if t.dep_ not in ("nsubj", "nsubjpass", "poss", "dobj", "pobj", "conj", "ROOT", "appos"):
+            continue
+        out.append((role_name(speaker, t.lower_), t.text, t.sent))
+    return out
+
+
+#: "everyone calls him Lenny", "she goes by Bee": another name of the person
+#: the pronoun stands for (NICKNAMES).
+NICKNAMES = True
+
+
+def _nicknames(doc, pronouns: dict[int, str]) -> list[tuple[str, str, str]]:
+    """(name, nickname, sentence) for "... call(s) him/her X" and "he/she
+    goes by X", the pronoun resolved (``pronouns``)."""
+    out = []
+    for t in doc:
+        if t.i not in pronouns or t.lower_ not in ("him", "her", "he", "she"):
+            continue
+        v = t.head
+        at = None
+        if t.lower_ in ("him", "her") and v.lemma_.lower() == "call" and t.dep_ in ("dobj", "nsubj", "dative"):
+            at = t.i + 1  # "calls him Lenny"
+        elif t.lower_ in ("he", "she") and t.dep_ == "nsubj" and v.lemma_.lower() == "go" \
+                and t.i + 3 <= len(doc) and doc[v.i + 1].lower_ == "by":
+            at = v.i + 2  # "she goes by Bee"
+        if at is None:
+            continue
+        sp = _name_at(doc, at, lower_ok=False, end=t.sent.end)
+        if sp is None or doc[sp[0]].lower_ in _CALL_ME_NOT:
+            continue
+        nick = _span_text(doc, *sp)
+        if fold(nick) != fold(pronouns[t.i]):
+            out.append((pronouns[t.i], nick, t.sent.text.strip()))
+    return out
+
+
+def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = None, *,
+            agent: bool = False) -> People:
     """The people of one turn (see the module doc). ``tracker`` carries
-    state from the group's earlier turns and is updated with this one."""
+    state from the group's earlier turns and is updated with this one.
+    ``agent``: the speaker is the agent (its "Mom" is not its own mother)."""
     out = People()
     tracker = tracker if tracker is not None else Tracker()
     roles = _roles(doc, speaker, listener)
@@ -502,6 +576,11 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             if sp is not None and sp[0] == sent.start or (sp is not None and doc[sp[0] - 1].is_punct):
                 link(r, _span_text(doc, *sp), sent, "copula")
 
+    # -- "Dad's surgery moved": the speaker's father, named by the word
+    if KIN_NAMES and not agent:
+        for rname, nm, sent in _kin_names(doc, speaker):
+            link(rname, nm, sent, "kin name")
+
     # -- self-introductions and vocatives, sentence by sentence
     intro = False
     nick_candidates: list[tuple[str, Any]] = []
@@ -527,11 +606,19 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         first = next(iter(doc.sents), None)
         if prev.asked is not None and first is not None:
             asked_name, asked_role, kind = prev.asked
-            lead = [r for r in roles if r.owner == speaker and r.person and r.head < first.end and (
+            # "my old roommate from ut", and another's: "nia's mom lol" (Loretta is Nia's mother)
+            lead = [r for r in roles if r.owner is not None and r.person and r.head < first.end and (
                 r.start <= first.start + 2 or _lead_in(doc, first.start, r.start, asked_name))]
             said_role = _answer_role(doc, first, asked_name) if kind == "who" and not lead else None
             if lead:
                 link(lead[0], asked_name, first, "answer")
+                # "nia's mom lol. my MIL.": a later sentence that is only a role names the same person
+                for sent in list(doc.sents)[1:3]:
+                    more = [r for r in roles if r.owner is not None and r.person and sent.start <= r.start
+                            and r.head < sent.end and _lead_in(doc, sent.start, r.start, asked_name)
+                            and _clause_ends(doc, r.end, sent.end)]
+                    if more:
+                        link(more[0], asked_name, sent, "answer")
             elif said_role is not None:  # "the girlfriend", "me brother"
                 link(role_name(speaker, said_role), asked_name, first, "answer")
             elif asked_role and first[0].lower_ in _YES and kind == "your":
@@ -558,8 +645,9 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             persons.append((r.head, r.name, r.gender))
     for ent in doc.ents:
         if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
-            nm = re.sub(r"['’]s$", "", ent.text).strip()
-            persons.append((ent.start, nm, link_gender.get(fold(nm), "") or _role_gender(doc, ent)))
+            span = name_span(ent)  # "mtg w/ Lennart" -> "Lennart"
+            nm = re.sub(r"['’]s$", "", span.text).strip()
+            persons.append((span.start, nm, link_gender.get(fold(nm), "") or _role_gender(doc, span)))
     for t in doc:
         subj = ("nsubj", "nsubjpass", "dep", "poss")
         if t.pos_ == "PROPN" and t.ent_type_ == "" and (t.dep_ in subj or (  # "Nico and Pablo"
@@ -589,6 +677,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             cand = next((nm for nm, pg in reversed(history) if pg in ("", g)), None)
         if cand is not None:
             out.pronouns[t.i] = cand
+    if NICKNAMES:
+        out.nicknames.extend(_nicknames(doc, out.pronouns))
     turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])
     turn.asked, turn.asked_names = _question(doc, listener)
     sents = list(doc.sents)

@@ -9,6 +9,7 @@ context assembly abstains when the focus is not grounded in what it found.
 from __future__ import annotations
 
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field
 from . import _people, _timeexpr
@@ -115,6 +116,29 @@ class QueryInfo:
     occupation: bool = False
     #: the adjectives among the terms ("am I still *vegetarian*?")
     adjectives: tuple[str, ...] = ()
+
+
+#: A chat spelling of an asked word speaks to it ("Lea bday 17.02." to "when
+#: is Lea's birthday?"; ``words.said_as``): in recall's keywords and in
+#: context's "does this line speak to the question".
+SAID_AS = True
+
+
+def said_as(words) -> list[str]:
+    """The chat spellings of asked ``words`` that speak to them too
+    ("birthday" -> "bday"; ``words.said_as``), none of ``words`` itself."""
+    if not SAID_AS:
+        return []
+    table = _said_as_table()
+    have = {w.casefold() for w in words}
+    return [alt for w in words for alt in table.get(w.casefold(), ()) if alt not in have]
+
+
+@functools.lru_cache(maxsize=1)
+def _said_as_table() -> dict[str, tuple[str, ...]]:
+    from ._extract.lexicon import LEX
+
+    return {k: tuple(v) for k, v in LEX.table("words.said_as").items()}
 
 
 def _lettered(word: str) -> bool:
@@ -343,15 +367,19 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
                 owner, own = _clean(doc[a:prev.i + 1].text), set(range(a, j + 1))
         if owner is None:
             continue
-        rname = _people.role_name(owner, t.lower_)
+        word, last = t.lower_, t.i
+        if [x.lower_ for x in doc[t.i + 1:t.i + 4]] in (["-", "in", "-"],) and t.i + 4 < len(doc) \
+                and doc[t.i + 4].lower_ in ("law", "laws"):
+            word, last = f"{t.lower_}-in-law", t.i + 4  # "my mother-in-law": hyphens are tokens of their own
+        rname = _people.role_name(owner, word)
         if owner in out:  # the owner was itself a role ("my sister's husband")
             del out[owner]
-        cls = _people.role_class(t.lower_)
+        cls = _people.role_class(word)
         # "who is my doctor?", "what's my boss's name?": asks who holds the role
         loose = bool(_IDENTITY.search(doc.text)) or (cls is not None and cls[0] in LOOSE_ROLES)
-        out[rname] = (owner, t.lower_, loose)
-        chain[t.i] = rname
-        role_toks.update(range(j + 1, t.i + 1))
+        out[rname] = (owner, word, loose)
+        chain[last] = rname
+        role_toks.update(range(j + 1, last + 1))
         role_toks.update(own)
         owner_toks.update(own)
     return out, role_toks, owner_toks

@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _people
 from ._entities import cluster, linked
-from ._query import QueryInfo, analyze
+from ._query import QueryInfo, analyze, said_as
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
 
@@ -392,6 +392,13 @@ def _event_times(content: str | None, when: _dt.datetime | None) -> tuple[tuple[
     return tuple(out)
 
 
+def _with_said_as(query: str) -> str:
+    """``query`` with the chat spellings of its words after it ("birthday"
+    also looks for "bday"; ``_query.said_as``)."""
+    alts = said_as(re.findall(r"[a-z]+", query.casefold()))
+    return f"{query} {' '.join(alts)}" if alts else query
+
+
 def _tokenize(texts: list[str]) -> list[list[str]]:
     import bm25s
 
@@ -685,7 +692,7 @@ class Recaller:
                 top = top[~idx.cold[top]][:CANDIDATES]
             ranks["vector"] = {idx.keys[j]: r for r, j in enumerate(top, 1)}
             values["vector"] = {idx.keys[j]: float(sims[j]) for j in top}
-            terms = [w for w in _tokenize([query])[0] if idx.bm25 is not None and w in idx.bm25.vocab_dict]
+            terms = [w for w in _tokenize([_with_said_as(query)])[0] if idx.bm25 is not None and w in idx.bm25.vocab_dict]
             if terms and idx.doc_rows is None:  # one BM25 document per row
                 n = min(CANDIDATES + n_cold, len(idx.keys))
                 docs, scores = idx.bm25.retrieve([terms], k=n, show_progress=False)
@@ -768,7 +775,7 @@ class Recaller:
         idx = self.index(group_id)
         if not len(idx.cold) or not idx.cold.any() or idx.bm25 is None:
             return []
-        terms = [w for w in _tokenize([query])[0] if w in idx.bm25.vocab_dict]
+        terms = [w for w in _tokenize([_with_said_as(query)])[0] if w in idx.bm25.vocab_dict]
         if not terms:
             return []
         doc_scores = idx.bm25.get_scores(terms)

@@ -34,6 +34,8 @@ def triples(ex):
 
 CASES = [
     # work: starts, titles, hires, last days, promotions
+    ("I accepted the VP Eng offer.", {("Imke", "job_title", "VP Eng", A)}),  # a title, not a company
+    ("I accepted the Kestrel offer.", {("Imke", "employer", "Kestrel", A)}),
     ("I started working at Kestrel Labs as a product manager.",
      {("Imke", "employer", "Kestrel Labs", A), ("Imke", "job_title", "product manager", A)}),
     ("My sister Priya started at Northwind as a staff nurse in June.",
@@ -190,6 +192,21 @@ def test_a_sentence_that_is_only_a_job_at_an_employer_is_the_speakers_job(monkey
     assert not any(a == "employer" for _, a, _ in said("Nurse at the LGI, Priya is."))
     monkeypatch.setattr(work_mod, "TITLE_FRAGMENTS", False)
     assert said("Software engineer at Google.") == []
+
+
+def test_a_title_fragment_after_someone_else_is_theirs_not_the_speakers():
+    """"my girlfriend :) architect at Studio Kranich" in answer to "Who's
+    Lea?" is Lea's job; without the question it is nobody's (never the
+    speaker's: it would close the speaker's own title)."""
+    def said(text, prompt=None):
+        return {(c.subject, c.attribute, str(c.value)) for c in
+                extract(text, speaker="u", reference_time=REF, prompt=prompt).claims if c.attribute != "partner"}
+
+    text = "my girlfriend :) 4 yrs in march. architect at Studio Kranich in Mitte"
+    assert said(text, "Will do. Who's Lea?") == {("Lea", "job_title", "architect"), ("Lea", "employer", "Studio Kranich")}
+    assert said(text) == set()
+    assert said("I GOT IT. Nurse educator at the Ottawa Hospital!") == {
+        ("u", "job_title", "nurse educator"), ("u", "employer", "Ottawa Hospital")}
 
 
 def test_a_move_that_names_no_destination_moved_to_the_turns_one_place(monkeypatch):

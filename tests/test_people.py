@@ -115,6 +115,47 @@ def test_an_answer_to_who_is_a_role_however_it_opens(spacy_nlp, answer, role):
     assert (role, "Bram") in roles(out[2])
 
 
+def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
+    """"Who's Ottilie?" / "jan's mom lol. my MIL.": Ottilie is Jan's mother
+    and the speaker's mother-in-law ("MIL")."""
+    out = people_of(spacy_nlp, [("u1", "Ottilie arrives Sunday."), ("bot", "Who's Ottilie?"),
+                                ("u1", "jan's mom lol. my MIL. she lives in Macon")])
+    assert {("jan's mom", "Ottilie"), ("u1's mil", "Ottilie")} <= roles(out[2])
+
+
+@pytest.mark.parametrize("text, role, name", [
+    ("Dad's surgery moved to May 6.", "u1's dad", "Dad"),
+    ("Papa's op moved -> 06.05.", "u1's papa", "Papa"),
+    ("mom said the roof is fixed", "u1's mom", "mom"),
+    ("my prima Yesi got the job", "u1's prima", "Yesi"),    # words of other languages
+    ("my Freundin Lea starts in July", "u1's freundin", "Lea"),
+])
+def test_kin_words_said_as_names_and_in_other_languages(spacy_nlp, text, role, name):
+    [p] = people_of(spacy_nlp, [("u1", text)])
+    assert (role, name) in roles(p)
+
+
+@pytest.mark.parametrize("text", ["The dad at pickup was rude.", "Moms at the school agreed.",
+                                  "Her mom is a nurse.", "I called ma yesterday"])
+def test_a_kin_word_with_an_owner_or_an_article_is_no_name(spacy_nlp, text):
+    [p] = people_of(spacy_nlp, [("u1", text)])
+    assert not any(how == "kin name" for how in (r.how for r in p.roles))
+
+
+def test_a_kin_word_the_agent_says_is_not_its_own_family(spacy_nlp):
+    p = analyze(spacy_nlp("Say hi to Mom for me!"), "assistant", "u1", Tracker(), agent=True)
+    assert not p.roles
+
+
+def test_a_nickname_someone_is_called_by(spacy_nlp):
+    """"Who's Lennart?" / "an angel. everyone calls him Lenny." -> Lenny is Lennart."""
+    out = people_of(spacy_nlp, [("u1", "mtg w/ Lennart re: seed round"), ("bot", "Who's Lennart?"),
+                                ("u1", "an angel, ex-founder. everyone calls him Lenny.")])
+    assert ("Lennart", "Lenny") in {(n, k) for n, k, _ in out[2].nicknames}
+    p = people_of(spacy_nlp, [("u1", "Priscilla is my aunt. She goes by Cilla.")])[0]
+    assert ("Priscilla", "Cilla") in {(n, k) for n, k, _ in p.nicknames}
+
+
 def test_a_role_said_alone_answers_only_a_who_question(spacy_nlp):
     out = people_of(spacy_nlp, [("u1", "Bram is coming over on Friday."), ("bot", "Nice! What time?"),
                                 ("u1", "The boyfriend.")])
@@ -186,6 +227,25 @@ def test_a_self_introduction_aliases_the_speaker(mem):
     assert mem.entity("anouk").id == mem.entity("user").id
     [link] = [x for x in mem._store.links("default") if x.name == "Anouk"]
     assert link.kind == "alias" and "I'm Anouk" in link.reason and link.episode_id is not None
+
+
+def test_kin_names_abbreviations_and_nicknames_reach_the_entity(mem):
+    """Questions by role find what was said under a kin word used as a name,
+    an abbreviation of a role and a nickname someone goes by."""
+    for speaker, text in [("user", "Dad's surgery moved to May 6, pls remind me"),
+                          ("user", "Ottilie is coming to stay after her knee replacement april 9"),
+                          ("assistant", "Who's Ottilie?"), ("user", "my MIL. she lives in Macon"),
+                          ("user", "mtg w/ Lennart re: seed round"), ("assistant", "Who's Lennart?"),
+                          ("user", "angel investor. everyone calls him Lenny."),
+                          ("user", "Lenny is raising his own fund, Spreeufer Capital")]:
+        mem.add_episode(text, speaker=speaker)
+    for question, gold in [("when is my father's surgery?", "May 6"),
+                           ("where does my mother-in-law live?", "Macon"),
+                           ("what's Lennart's fund called?", "Spreeufer")]:
+        ctx = mem.context(question, speaker="user")
+        assert not ctx.abstain and gold in ctx.text, (question, ctx.text)
+    assert not [f for f in mem.as_of("user") if f.value == "Dad"]  # no fact that Dad is named Dad
+    assert mem.check() == []
 
 
 def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):

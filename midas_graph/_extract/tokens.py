@@ -233,3 +233,13 @@ def attr_key(h) -> str | None:
     if rel and not mods:
         return rel
     return "_".join(mods + [head])
+
+
+def name_span(ent):
+    """A PERSON entity span from its first capital ("mtg w/ Lennart" ->
+    "Lennart"): the small model sweeps lower-case words before a name into it.
+    Other spans, and spans with no capital, as they are."""
+    if ent.label_ != "PERSON" or len(ent) < 2 or ent[0].text[:1].isupper():
+        return ent
+    first = next((t for t in ent if t.text[:1].isupper()), None)
+    return ent if first is None else ent.doc[first.i:ent.end]

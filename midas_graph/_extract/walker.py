@@ -41,7 +41,7 @@ from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
 from .times import apply_time, collect_times, is_time_tok, qualifiers, resolve_time_tok, time_of
-from .tokens import _attr, _child, _is_name
+from .tokens import _attr, _child, _is_name, name_span
 
 
 class _Ctx(Parties):
@@ -155,6 +155,9 @@ class Walker:
             start = e.start_char
             if e[0].lower_ == "the":
                 start = e[1].idx if len(e) > 1 else start
+                text = self.doc.text[start:e.end_char]
+            elif name_span(e) is not e:  # "mtg w/ Lennart": a name starts at its first capital
+                start = name_span(e).start_char
                 text = self.doc.text[start:e.end_char]
             text = re.sub(r"(?:'s|’s)$", "", text)
             if not any(ch.isalnum() for ch in text):  # a dash the small model took for a name

@@ -88,6 +88,11 @@ def job_noun(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
         if is_job(w, c):  # "the head of maths job", "a QA lead role"
             w.emit(subj, "job_title", job_title(w, c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
                    rule=rule, past_means_cease=False)
+        elif c.dep_ == "compound" and any(is_job(w, x) for x in c.subtree if x.i < c.i):
+            # "the VP Eng offer": a title whose head is a job word, not a company
+            toks = [x for x in c.subtree if not x.is_punct and x.dep_ != "det"]
+            w.emit(subj, "job_title", " ".join(x.text for x in toks), v=v, pol=pol, tense=tense, tv=tv,
+                   value_toks=toks, rule=rule, past_means_cease=False)
         elif c.dep_ == "compound" and _is_name(c, ctx) and not w.is_time_tok(c) and \
                 not any(p.lower_ in ("at", "with", "for") for p in _children(o, "prep") + _children(v, "prep")):
             w.emit(subj, "employer", _name_text(c), v=v, pol=pol, tense=tense, tv=tv, value_toks=list(c.subtree),
@@ -410,10 +415,17 @@ def title_fragment(w, sent) -> None:
     if any(t.pos_ in ("VERB", "AUX") and t.i < root.i for t in sent) or any(
             t.dep_ in ("nsubj", "nsubjpass", "poss") or (t.ent_type_ == "PERSON" and t.i < root.i) for t in sent):
         return
+    me = Subj(w.ctx.speaker, True, 0.9, True, None)
+    if _other_person_before(w, sent):
+        # "my Freundin :) ... architect at Studio Kranich": her job, not the speaker's; whose,
+        # when the turn answers "Who's Lea?"
+        asked = _WHO_ASKED.search((re.findall(r"[^.!?]*\?", w.prompt) or [""])[-1]) if w.prompt else None
+        if asked is None:
+            return
+        me = Subj(asked.group("name"), False, 0.8, True, None)
     emp = employer_from(w, root)
     if emp is None or not _is_name(emp, w.ctx):
         return
-    me = Subj(w.ctx.speaker, True, 0.9, True, None)
     # "..., starting August 14": the job begins then, ahead of when it is said
     ahead = 1 if any(t.lower_ in ("starting", "from", "effective") for t in sent) else None
     title = [t for t in root.subtree if t.i <= root.i]
@@ -422,6 +434,24 @@ def title_fragment(w, sent) -> None:
     val, ent = _value_of(emp, w.ctx)
     w.emit(me, "employer", val, v=root, pol="assert", tense="present", value_toks=list(emp.subtree),
            is_entity=ent, rule="title_fragment", past_means_cease=False, direction=ahead)
+
+
+_WHO_ASKED = re.compile(r"\b[Ww]ho(?:['’]s| is)\s+(?P<name>[A-Z][\w-]*(?: [A-Z][\w-]*)?)\s*(?:again|by the way)?\s*[?,]")
+_OTHER_PRONOUNS = frozenset({"he", "she", "him", "her", "his", "hers", "they", "them", "their"})
+_OWN_WORK = frozenset({"job", "position", "role", "offer", "title", "work", "career", "gig", "contract", "shift"})
+
+
+def _other_person_before(w, sent) -> bool:
+    """Whether the turn speaks of someone else before ``sent``: a person's
+    name, a third-person pronoun, or "my <someone>" ("my Freundin :)"),
+    not "my new job"."""
+    for t in w.doc[:sent.start]:
+        if t.ent_type_ == "PERSON" and t.text.casefold() != w.ctx.speaker.casefold() or t.lower_ in _OTHER_PRONOUNS:
+            return True
+        if t.pos_ in ("NOUN", "PROPN") and any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in t.children) \
+                and t.lemma_.lower() not in _OWN_WORK and not is_job(w, t):
+            return True
+    return False
 
 
 #: "last day at camp/home/sea": a bare noun that names no employer
