@@ -432,20 +432,25 @@ class Ingest:
         new entity. Every id is its cluster's root (``_entities.roots``)."""
         store = self.mem._store
         group = item.group_id
-        keys: dict[str, str] = {}
+        keys: dict[str, list[str]] = {}  # one key may be several spellings: "aoife" and "Aoife"
         for n in names:
             for spelling in _people.role_keys(n, asked=True):
-                keys.setdefault(alias_key(group, spelling), n)
+                keys.setdefault(alias_key(group, spelling), []).append(n)
         found = store.lookup_names(keys)
         root = roots(store, group)
         ids: dict[str, str] = {}
-        for k, n in keys.items():
-            if k in found and n not in ids:
-                ids[n] = root.get(found[k], found[k])
+        for k, ns in keys.items():
+            for n in ns:
+                if k in found and n not in ids:
+                    ids[n] = root.get(found[k], found[k])
         new: list[Entity] = []
         links = self._link(item, episode_id, names, ids, new, now, people)
         for n, kind in names.items():
             if n in ids:
+                continue
+            same = next((ids[m] for m in keys.get(alias_key(group, n), ()) if m in ids), None)
+            if same is not None:  # "tessa" beside "Tessa", both new: one entity
+                ids[n] = same
                 continue
             vec = vectors.get(n)
             hit = self.index.similar(group, n, vec) if vec is not None else None

@@ -248,6 +248,21 @@ def test_kin_names_abbreviations_and_nicknames_reach_the_entity(mem):
     assert mem.check() == []
 
 
+def test_a_name_typed_small_then_asked_with_a_capital_is_one_person(mem):
+    """"aoife says hi" (a new person, in lower case), "Who's Aoife?", "the
+    girlfriend. shes a physio": "aoife" and "Aoife" are one entity, and the
+    girlfriend's job is found by the role and by the name."""
+    for speaker, text in [("liam", "aoife says i need to be more organised. shes right."),
+                          ("assistant", "Your secret's safe. Who's Aoife?"),
+                          ("liam", "the girlfriend. shes a physio at the Bon Secours.")]:
+        mem.add_episode(text, speaker=speaker)
+    people = [e for e in mem.entities() if e.name.casefold() == "aoife"]
+    assert len(people) == 1 and "liam's girlfriend" in people[0].aliases
+    for q in ("what does my girlfriend do?", "what does Aoife do?"):
+        ctx = mem.context(q, speaker="liam")
+        assert not ctx.abstain and "physio" in ctx.text, (q, ctx.text)
+
+
 def test_a_role_and_its_name_are_one_entity_and_never_the_owner(mem):
     mem.add_episode("My wife Solveig is a pharmacist.", speaker="user")
     mem.add_episode("I love ramen.", speaker="user")
