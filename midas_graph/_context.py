@@ -328,6 +328,32 @@ def _covers(info: QueryInfo, text: str) -> bool:
     return False
 
 
+#: Asked "which hospital", "what city", a turn that names something (a word
+#: with a capital inside a sentence, not a name the question asks by; for a
+#: place, a place name in any case) speaks to it: "she's at Grady, been there
+#: 6 yrs" to "what hospital is nia at?" (``words.category_nouns``). It
+#: grounds the question; it does not rank the line higher.
+CATEGORY_NAMES = True
+_NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w'’&-]+")
+
+
+def _names_one(info: QueryInfo, text: str) -> bool:
+    from ._extract.casing import places
+    from ._extract.lexicon import LEX
+
+    nouns = set(info.nouns)
+    if not nouns & LEX.words("words.category_nouns") and not nouns & LEX.words("words.place_category_nouns"):
+        return False
+    asked = {n.casefold() for name in info.names for n in name.split()}
+    found = [m.group(0) for m in _NAMED.finditer(text)]
+    if any(w.casefold() not in asked and w not in ("I", "I'm", "I've", "I'll", "I'd") for w in found):
+        return True
+    if nouns & LEX.words("words.place_category_nouns"):
+        table = places()
+        return any(w in table and w not in asked for w in _WORD.findall(text.casefold()))
+    return False
+
+
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
@@ -906,6 +932,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             past = period not in ("now", "then and now")
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
+        named_one = not cov and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
         named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX) and (
             not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
@@ -915,7 +942,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         named = named and (period != "now" if timed else not past)
         then_named = then_named or (named and timed)
         focus_fact_named = focus_fact_named or named
-        if cov:
+        if cov or named_one:
             # how well it speaks to the asked words, names left out of the question
             strict = about_focus(h, strict=True)
             # the fit it grounds by: its own sentences, echoes left out (whole, between two asked)
@@ -932,7 +959,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(
                         info, h.text, len(focus_ids) == 1 and alias_key(group_id, h.episode.speaker) in said_by)
             ) and not (
-                    info.terms and (about := about_only(h)) is not None and not _covers(info, about)):
+                    info.terms and (about := about_only(h)) is not None and not _covers(info, about)
+                    and not (named_one and _names_one(info, about))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
@@ -941,8 +969,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             trace.append({"id": h.source_name or h.id[:8], "kind": h.kind, "score": round(h.score, 4),
                           "who": h.fact.subject if h.fact else h.episode.speaker, "text": h.text[:90],
                           "on": on, "strict": about_focus(h, strict=True), "cov": cov, "named": named,
-                          "fit": round(fit, 3) if cov else None,
-                          "own_fit": round(own_fit, 3) if cov else None})
+                          "fit": round(fit, 3) if cov or named_one else None,
+                          "own_fit": round(own_fit, 3) if cov or named_one else None})
         if h.kind == "episode" and h.id in cold_ids:
             continue  # a cold turn: counted above, never a line
         if not on and h.kind == "fact":

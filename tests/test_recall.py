@@ -1211,3 +1211,24 @@ def test_a_lower_case_question_reads_known_peoples_names_as_names(monkeypatch):
         monkeypatch.setattr(recall_mod, "QUESTION_NAMES", False)
         ctx = mem.context("where does ling work?")
         assert ctx.focus == () and "le" in ctx.terms  # asked of nobody, with the verb "le"
+
+
+def test_a_name_in_a_turn_answers_which_hospital_or_city(monkeypatch):
+    """"she's at Grady, been there 6 yrs" answers "what hospital is nia at?"
+    though it never says "hospital" (CATEGORY_NAMES); a place name answers
+    "what city"; a turn with no name does not, and nobody else's counts."""
+    import midas_graph._context as context_mod
+
+    chat = [("Bot", "How is Nia doing?"),
+            ("Marcus", "nia got called in AGAIN at 2am, trauma surgeon life. she's at Grady, been there 6 yrs"),
+            ("Bot", "Oof."), ("Marcus", "my brother moved to raleigh last month, he loves it"), ("Bot", "Nice!"),
+            *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("what hospital is nia at", speaker="Marcus")
+        assert not ctx.abstain and "Grady" in ctx.text, ctx.text
+        ctx = mem.context("what city is my brother in now?", speaker="Marcus")
+        assert not ctx.abstain and "raleigh" in ctx.text.lower(), ctx.text
+        assert mem.context("what hospital is my brother at", speaker="Marcus").abstain  # no name in his turn
+        monkeypatch.setattr(context_mod, "CATEGORY_NAMES", False)
+        assert mem.context("what hospital is nia at", speaker="Marcus").abstain
