@@ -1232,3 +1232,22 @@ def test_a_name_in_a_turn_answers_which_hospital_or_city(monkeypatch):
         assert mem.context("what hospital is my brother at", speaker="Marcus").abstain  # no name in his turn
         monkeypatch.setattr(context_mod, "CATEGORY_NAMES", False)
         assert mem.context("what hospital is nia at", speaker="Marcus").abstain
+
+
+def test_a_chat_spelling_or_a_kind_speaks_to_the_asked_word(monkeypatch):
+    """"Lea bday 17.02." answers "when is Lea's birthday?", "swimming now,
+    knee" answers "what do I do for exercise?" (``words.said_as``); with
+    SAID_AS off they do not."""
+    import midas_graph._query as query_mod
+
+    chat = [("jk", "Lea bday 17.02. remind me 1 wk before pls"), ("Bot", "Will do. Who's Lea?"),
+            ("jk", "my girlfriend, 4 yrs in march"), ("Bot", "Lovely."),
+            ("jk", "running is over for now, knee. swimming 3x a week instead"), ("Bot", "Take care!"),
+            *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        for asked, gold in (("when is Lea's birthday?", "17.02"), ("what do I do for exercise these days?", "swimming")):
+            ctx = mem.context(asked, speaker="jk")
+            assert not ctx.abstain and gold in ctx.text, (asked, ctx.text)
+        monkeypatch.setattr(query_mod, "SAID_AS", False)
+        assert mem.context("when is Lea's birthday?", speaker="jk").abstain
