@@ -223,6 +223,9 @@ class People:
     listener_names: list[tuple[str, str]] = field(default_factory=list)  # (name, sentence)
     roles: list[RoleLink] = field(default_factory=list)
     role_mentions: list[str] = field(default_factory=list)                # role names mentioned
+    #: names the turn shows to be people without a role of their own ("Zoe and
+    #: Zion!!" for "the twins' names?")
+    persons: list[str] = field(default_factory=list)
     #: (name, another name they go by, sentence): "everyone calls him Lenny"
     nicknames: list[tuple[str, str, str]] = field(default_factory=list)
     #: token index -> the name a third-person pronoun resolves to
@@ -232,6 +235,7 @@ class People:
         """Every person name this turn refers to (mentions for ingest)."""
         out = dict.fromkeys(self.role_mentions)
         out.update(dict.fromkeys(self.pronouns.values()))
+        out.update(dict.fromkeys(self.persons))
         for r in self.roles:
             out[r.role] = None
             out[r.name] = None
@@ -244,7 +248,7 @@ class _Turn:
     persons: list[tuple[str, str]]   # (name, gender) in order of mention
     roles: list[str]                 # person role names said with a possessor, in order
     asked: tuple[str, str | None, str] | None = None  # (name, role word or None, kind) a question asks
-    asked_names: bool = False        # "What are their names?"
+    asked_names: bool | str = False  # "What are their names?" (the role word: "the twins' names?")
     #: the people its closing question names ("Has Nico been to Franklin before?"), for a
     #: pronoun in the answer ("nope, hes a chef")
     question_persons: list[tuple[str, str]] = field(default_factory=list)
@@ -636,6 +640,11 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             if wanted and len(listed) == len(wanted):
                 for rname, nm in zip(wanted, listed):
                     link(rname, nm, first, "answer")
+            elif isinstance(prev.asked_names, str) and listed:  # "the twins' names?" / "Zoe and Zion!!"
+                if len(listed) == 1:
+                    link(role_name(speaker, prev.asked_names), listed[0], first, "answer")
+                else:  # several for one role word: people, each theirs, not one entity
+                    out.persons.extend(listed)
 
     # -- pronouns: the last compatible person of this turn, else of the speaker's last turns
     persons: list[tuple[int, str, str]] = []  # (token index, name, gender)
@@ -691,6 +700,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             turn.persons.append((out.pronouns[last_i], link_gender.get(fold(out.pronouns[last_i]), "")))
     tracker.push(turn)
     tracker.persons.update(x.name.lower() for x in out.roles if is_person_role(x.role))
+    tracker.persons.update(n.lower() for n in out.persons)
     return out
 
 
@@ -928,7 +938,7 @@ def _answer_role(doc, sent, name: str) -> str | None:
 _WHO_IS = re.compile(r"^\W*(?:and\s+|so\s+|wait,?\s+|sorry,?\s+)?who(?:['’]s| is| was| are)\s+(?P<name>[^?,]+?)\s*(?:again)?\s*\?", re.I)
 _IS_ROLE = re.compile(r"^\W*(?:[Aa]nd\s+|[Ss]o\s+)?(?:[Ii]s|[Ww]as)\s+(?P<name>[A-Z][\w-]*(?:\s[A-Z][\w-]*)?)\s+"
                       r"(?:(?P<det>your|a|an|the)\s+)?(?P<role>[a-z-]+)(?:\s[^?]*)?\?")
-_ASK_NAMES = re.compile(r"\bwhat(?:['’]s| is| are)\s+(?:their|his|her|your \w+['’]s|the \w+['’]s)\s+names?\b"
+_ASK_NAMES = re.compile(r"\bwhat(?:['’]s| is| are)\s+(?:their|his|her|(?:your|the) \w+(?:['’]s|s['’]))\s+names?\b"
                         r"|\bwhat (?:are|is) (?:they|he|she) called\b|\bwhat do you call (?:them|him|her)\b"
                         r"|\bwho are they\b", re.I)
 
@@ -955,7 +965,10 @@ def _question(doc, listener: str | None) -> tuple[tuple[str, str | None, str] | 
             role = m.group("role").lower() if role_class(m.group("role")) is not None else None
             asked = (m.group("name"), role, "your" if (m.group("det") or "").lower() == "your" else "a")
         if _ASK_NAMES.search(text):
-            names = True
+            # "What are the twins' names?": the role the names are for, when the question says it
+            role = next((t.lemma_.lower() for t in sent if t.pos_ == "NOUN" and role_class(t.lemma_.lower())
+                         and role_class(t.lemma_.lower())[2]), None)
+            names = role or True
     return asked, names
 
 

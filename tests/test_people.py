@@ -156,6 +156,25 @@ def test_a_nickname_someone_is_called_by(spacy_nlp):
     assert ("Priscilla", "Cilla") in {(n, k) for n, k, _ in p.nicknames}
 
 
+def test_names_given_for_a_plural_role_are_people_each_their_own(spacy_nlp, mem):
+    """"What are the twins' names?" / "Zoe and Zion!!": two people (the small
+    model tags both ORG), neither made the other by a shared role; what is
+    said of one is not said of the other."""
+    out = people_of(spacy_nlp, [("Marcus", "stay at home dad to twins, almost 3"),
+                                ("bot", "What are the twins' names?"), ("Marcus", "Zoe and Zion!!")])
+    assert out[2].persons == ["Zoe", "Zion"] and not out[2].roles
+    out = people_of(spacy_nlp, [("u1", "we adopted a puppy and a kitten"), ("bot", "What are your kids' names?"),
+                                ("u1", "Mabel.")])
+    assert ("u1's kid", "Mabel") in roles(out[2])
+    for speaker, text in [("Marcus", "stay at home dad to twins, almost 3"),
+                          ("assistant", "What are the twins' names?"), ("Marcus", "Zoe and Zion!!"),
+                          ("Marcus", "Zion's speech therapy is Thursdays at 10.")]:
+        mem.add_episode(text, speaker=speaker)
+    assert {e.name: e.kind for e in mem.entities() if e.name in ("Zoe", "Zion")} == {"Zoe": "PERSON", "Zion": "PERSON"}
+    assert mem.context("what time is zoe's speech therapy", speaker="Marcus").abstain
+    assert not mem.context("what time is zion's speech therapy", speaker="Marcus").abstain
+
+
 def test_a_role_said_alone_answers_only_a_who_question(spacy_nlp):
     out = people_of(spacy_nlp, [("u1", "Bram is coming over on Friday."), ("bot", "Nice! What time?"),
                                 ("u1", "The boyfriend.")])
