@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import datetime as _dt
+import functools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -337,18 +338,26 @@ CATEGORY_NAMES = True
 _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w'’&-]+")
 
 
-def _names_one(info: QueryInfo, text: str) -> bool:
-    from ._extract.casing import places
+@functools.lru_cache(maxsize=1)
+def _categories() -> tuple[frozenset[str], frozenset[str]]:
+    """(category nouns, place category nouns): ``words.category_nouns``."""
     from ._extract.lexicon import LEX
 
+    return LEX.words("words.category_nouns"), LEX.words("words.place_category_nouns")
+
+
+def _names_one(info: QueryInfo, text: str) -> bool:
+    from ._extract.casing import places
+
     nouns = set(info.nouns)
-    if not nouns & LEX.words("words.category_nouns") and not nouns & LEX.words("words.place_category_nouns"):
+    kinds, place_kinds = _categories()
+    if not nouns & kinds and not nouns & place_kinds:
         return False
     asked = {n.casefold() for name in info.names for n in name.split()}
     found = [m.group(0) for m in _NAMED.finditer(text)]
     if any(w.casefold() not in asked and w not in ("I", "I'm", "I've", "I'll", "I'd") for w in found):
         return True
-    if nouns & LEX.words("words.place_category_nouns"):
+    if nouns & place_kinds:
         table = places()
         return any(w in table and w not in asked for w in _WORD.findall(text.casefold()))
     return False

@@ -646,10 +646,11 @@ def test_every_lexicon_key_is_read():
     import midas_graph._extract  # noqa: F401  (imports every family)
     import midas_graph._extract.casing  # noqa: F401  (place cues)
     import midas_graph._people  # noqa: F401  (answers to who-questions)
-    from midas_graph._context import _families
+    from midas_graph._context import _categories, _families
     from midas_graph._extract.lexicon import LEX
 
     _families()  # the words that speak to a question about work or a trip, read on first use
+    _categories()  # the category nouns a name answers ("which hospital")
 
     assert LEX.unused() == []
 
