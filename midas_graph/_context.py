@@ -852,7 +852,17 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     qstems = _tokenize([" ".join(info.terms)])[0] if info.terms else []
     idf = idx.idf() if qstems else {}
-    qmass = sum(idf.get(t, 0.0) for t in qstems)
+    # an asked word's chat spellings and kinds count as the word ("report" for boss: said_as),
+    # weighing what the rarest of them weighs when the word itself is never said
+    alt_stems: dict[str, frozenset[str]] = {}
+    for term in info.terms:
+        alts = said_as([term])
+        if alts:
+            for st in _tokenize([term])[0]:
+                alt_stems[st] = frozenset(_tokenize([" ".join(alts)])[0])
+    qweight = {t: idf.get(t, 0.0) or max((idf.get(a, 0.0) for a in alt_stems.get(t, ())), default=0.0)
+               for t in qstems}
+    qmass = sum(qweight.values())
 
     terms_of: dict[str, set[str]] = {}  # text -> its BM25 terms
 
@@ -864,7 +874,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if text not in terms_of:
             terms_of[text] = set(_tokenize([text])[0])
         toks = terms_of[text]
-        return sum(idf.get(t, 0.0) for t in qstems if t in toks and t not in echoed) / qmass
+        return sum(qweight[t] for t in qstems
+                   if (t in toks or alt_stems.get(t, frozenset()) & toks) and t not in echoed) / qmass
 
     about_texts: dict[str, str] = {}
 

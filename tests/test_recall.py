@@ -1251,3 +1251,20 @@ def test_a_chat_spelling_or_a_kind_speaks_to_the_asked_word(monkeypatch):
             assert not ctx.abstain and gold in ctx.text, (asked, ctx.text)
         monkeypatch.setattr(query_mod, "SAID_AS", False)
         assert mem.context("when is Lea's birthday?", speaker="jk").abstain
+
+
+def test_an_answer_to_who_do_you_report_to_names_the_boss(monkeypatch):
+    """"Who do you report to?" / "their CTO, Levent Aydin." answers "who's my
+    boss now?": the answer takes the question's words, and "report" speaks
+    to "boss" (said_as) even though "boss" is never said."""
+    import midas_graph._query as query_mod
+
+    chat = [("jk", "day 1 at Kontor. team of 22. badge photo terrible"),
+            ("Bot", "Congrats on the new role! Who do you report to?"),
+            ("jk", "their CTO, Levent Aydin. yes another L, i know"), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("who's my boss now?", speaker="jk")
+        assert not ctx.abstain and "Levent" in ctx.text, ctx.text
+        monkeypatch.setattr(query_mod, "SAID_AS", False)
+        assert mem.context("who's my boss now?", speaker="jk").abstain
