@@ -281,7 +281,10 @@ class Tracker:
         :data:`HOUSING_DAYS` before ``at``, oldest first."""
         import datetime as _dt
 
-        floor = at - _dt.timedelta(days=self.HOUSING_DAYS)
+        try:
+            floor = at - _dt.timedelta(days=self.HOUSING_DAYS)
+        except OverflowError:  # said in the first days of year 1
+            floor = _dt.datetime.min.replace(tzinfo=at.tzinfo)
         return tuple(p for t, p in self.housing.get(fold(speaker), ()) if floor <= t <= at)
 
     def note_housing(self, speaker: str, at, places: list[str], claims) -> None:
