@@ -260,3 +260,12 @@ def test_a_bare_move_completes_the_move_the_speaker_talked_of(monkeypatch):
     assert homes("my sister moved last week", ("York",)) == []  # someone else's move
     monkeypatch.setattr(location_mod, "MOVE_PLANNED_PLACE", False)
     assert homes("we're in!!! moved saturday. boxes everywhere", ("York",)) == []
+
+
+def test_a_contrast_of_two_names_without_a_comma_corrects():
+    """"I misspoke way back, Shelby lives in Ankeny not Ames." is Ankeny,
+    replacing Ames (as with "Ankeny, not Ames"), not a place "Ankeny not Ames"."""
+    got = [(c.subject, c.attribute, str(c.value), c.replaces) for c in
+           extract("I misspoke way back, Shelby lives in Ankeny not Ames.", speaker="u", reference_time=REF).claims]
+    assert got == [("Shelby", "lives_in", "Ankeny", "Ames")]
+    assert [str(c.value) for c in extract("I do not know Paris.", speaker="u", reference_time=REF).claims] == []

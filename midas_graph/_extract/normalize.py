@@ -27,13 +27,21 @@ def _is_emoji(ch: str) -> bool:
     return unicodedata.category(ch) == "So" or ch in "\u200d\ufe0f"
 
 
+#: "Ankeny not Ames": a contrast between two names, read as "Ankeny,not Ames"
+#: (the parser then makes Ames the rejected alternative, as after a comma)
+_NAME_NOT_NAME = re.compile(r"\b(?!(?:I|Do|Does|Did|Can|Could|Will|Would|Should|Shall|Must|May|Might|Is|Are|Was|"
+                            r"Were|Have|Has|Had|Please|Why|Whether|Or|And|But)\b)([A-Z][\w'’-]*) not (?=[A-Z])")
+
+
 def for_parsing(text: str) -> str:
-    """``text`` with shouted words in lower case and an emoji that ends a
-    sentence read as "!"; the same length as ``text``."""
+    """``text`` with shouted words in lower case, an emoji that ends a
+    sentence read as "!", and "X not Y" between two names read as "X,not Y";
+    the same length as ``text``."""
     if not text:
         return text
     out = _CAPS_RUN.sub(lambda m: m.group(0).lower(), text)
     out = _LONG_CAPS.sub(lambda m: m.group(0).lower(), out)
+    out = _NAME_NOT_NAME.sub(lambda m: f"{m.group(1)},not ", out)
     if out.isascii():  # no emoji to read
         return out
     chars = list(out)
