@@ -36,6 +36,7 @@ for wife and husband) so that "my hubby" and "my husband" meet.
 
 from __future__ import annotations
 
+import datetime as _dt
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -279,8 +280,6 @@ class Tracker:
     def planned(self, speaker: str, at) -> tuple[str, ...]:
         """The places ``speaker`` talked of living in over the last
         :data:`HOUSING_DAYS` before ``at``, oldest first."""
-        import datetime as _dt
-
         try:
             floor = at - _dt.timedelta(days=self.HOUSING_DAYS)
         except OverflowError:  # said in the first days of year 1
@@ -466,26 +465,32 @@ _KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"}
 _KIN_CAPITAL_ONLY = frozenset({"ma", "pa", "mam", "gran", "ama", "mutter", "vater", "oma", "opa"})
 
 
+_KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"})
+
+
+def _kin_word_as_name(t) -> bool:
+    """Whether token ``t`` is a parent or grandparent word used as a name."""
+    cls = role_class(t.lower_) if t.is_alpha else None
+    if cls is None or cls[0] not in _KIN_NAME_CLASSES:
+        return False
+    if t.tag_ in ("NNS", "NNPS") or t.lower_.endswith("s") and t.lower_ not in ROLES:
+        return False  # "Moms at the school"
+    before = t.doc[t.i - 1] if t.i > 0 else None
+    if not t.text[:1].isupper():
+        if t.lower_ in _KIN_CAPITAL_ONLY:
+            return False  # "ma" without a capital is anything
+        if before is not None and not t.is_sent_start and before.is_alpha \
+                and before.pos_ not in ("VERB", "AUX", "ADP", "CCONJ", "SCONJ"):
+            return False  # "i called ma" reads; "the school mom" does not
+    if any(c.dep_ in ("poss", "det") for c in t.children) or before is not None and before.lower_ in _KIN_OWNERS:
+        return False  # "my mom", "her dad", "the dad at pickup": a role with an owner, or anyone's
+    return t.dep_ in ("nsubj", "nsubjpass", "poss", "dobj", "pobj", "conj", "ROOT", "appos")
+
+
 def _kin_names(doc, speaker: str) -> list[tuple[str, str, Any]]:
     """(role name, name as written, sentence) for each parent or grandparent
     word a turn uses as a name (see :data:`KIN_NAMES`)."""
-    out = []
-    for t in doc:
-        cls = role_class(t.lower_) if t.is_alpha else None
-        if cls is None or cls[0] not in _KIN_NAME_CLASSES or t.tag_ in ("NNS", "NNPS") or t.lower_.endswith("s") \
-                and t.lower_ not in ROLES:
-            continue
-        if not t.text[:1].isupper() and (t.lower_ in _KIN_CAPITAL_ONLY or not t.is_sent_start and t.i > 0
-                                          and doc[t.i - 1].is_alpha and doc[t.i - 1].pos_ not in ("VERB", "AUX", "ADP",
-                                                                                                  "CCONJ", "SCONJ")):
-            continue  # "my mom" is a role with an owner; "ma" without a capital is anything
-        if any(c.dep_ in ("poss", "det") for c in t.children) or t.i > 0 and doc[t.i - 1].lower_ in (
-                "my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"):
-            continue
-        if t.dep_ not in ("nsubj", "nsubjpass", "poss", "dobj", "pobj", "conj", "ROOT", "appos"):
-            continue
-        out.append((role_name(speaker, t.lower_), t.text, t.sent))
-    return out
+    return [(role_name(speaker, t.lower_), t.text, t.sent) for t in doc if _kin_word_as_name(t)]
 
 
 #: "everyone calls him Lenny", "she goes by Bee": another name of the person
