@@ -245,7 +245,11 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
                     given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
-    occupation = not terms and _asks_occupation(doc)
+    if _FOR_A_LIVING.search(text):  # "what does Emiko do for a living?": her job, not where she lives
+        terms = [t for t in terms if t != "living"]
+        nouns = [t for t in nouns if t != "living"]
+        given = [t for t in given if t != "living"]
+    occupation = not terms and (_asks_occupation(doc) or bool(_FOR_A_LIVING.search(text)))
     if occupation:
         terms.extend(_DO_ASKS_JOB)
         nouns.extend(_DO_ASKS_JOB)
@@ -383,6 +387,9 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
         role_toks.update(own)
         owner_toks.update(own)
     return out, role_toks, owner_toks
+
+
+_FOR_A_LIVING = re.compile(r"\bfor a living\b", re.I)
 
 
 def _asks_occupation(doc) -> bool:

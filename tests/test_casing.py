@@ -80,3 +80,12 @@ def test_a_reopened_memory_reads_lower_case_turns_as_before(tmp_path):
                         reference_time="2024-09-20T10:00")
         assert [f.value for f in mem.as_of("Marisol", "lives_in")] == ["Denver"]
         assert "denver" not in {e.name for e in mem.entities()}  # one entity, named as the claim names it
+
+
+def test_short_place_names_after_a_place_word():
+    """"moved to sf" before anyone wrote "SF": the short names people type
+    for places (``location.place_abbreviations``) get their capitals."""
+    c = Casing()
+    assert c.restore("moved to sf on valentine's day lol") == "moved to SF on valentine's day lol"
+    assert c.restore("back in nyc next week") == "back in NYC next week"
+    assert c.restore("sf is foggy") == "sf is foggy"  # no place word before it

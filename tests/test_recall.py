@@ -1268,3 +1268,21 @@ def test_an_answer_to_who_do_you_report_to_names_the_boss(monkeypatch):
         assert not ctx.abstain and "Levent" in ctx.text, ctx.text
         monkeypatch.setattr(query_mod, "SAID_AS", False)
         assert mem.context("who's my boss now?", speaker="jk").abstain
+
+
+def test_where_am_i_living_asks_a_home_and_for_a_living_a_job():
+    """"where am I living" never takes a job title for its answer (the stem
+    of "living" is "live"); "what does Emiko do for a living?" asks her job."""
+    from midas_graph._query import analyze
+    from midas_graph.models import load_spacy
+
+    nlp = load_spacy()
+    assert analyze("What does Emiko do for a living?", nlp, speaker="u").occupation
+    assert not analyze("where am i living these days", nlp, speaker="u").occupation
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, [("u", "officially accepted the founding engineer role at Lumina!!!"), ("Bot", "Congrats!"),
+                        *_FILLER[:6]])
+        ctx = mem.context("where am i living these days", speaker="u")
+        assert "engineer" not in ctx.text, ctx.text
+        ctx = mem.context("what do I do for a living?", speaker="u")
+        assert not ctx.abstain and "engineer" in ctx.text, ctx.text

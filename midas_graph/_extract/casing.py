@@ -88,7 +88,7 @@ def _load_places() -> dict[str, str]:
     names += [c["name"] for c in gc.get_countries().values()]
     names += [s["name"] for s in gc.get_us_states().values()]
     stop = _stop_words()
-    out: dict[str, str] = {}
+    out: dict[str, str] = {a.lower(): a for a in LEX.ordered("location.place_abbreviations")}  # "moved to sf"
     for n in names:
         if not n.isascii() or not _WORD.fullmatch(n.replace(" ", "-")) and " " not in n:
             continue
