@@ -338,6 +338,19 @@ CATEGORY_NAMES = True
 _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w'’&-]+")
 
 
+def _said_as_stems(term: str) -> tuple[tuple[str, frozenset[str]], ...]:
+    """(stem of ``term``, the stems of its chat spellings and kinds) for each
+    stem of an asked word that has any (``_query.said_as``)."""
+    alts = tuple(said_as([term]))
+    return _stems_with(term, alts) if alts else ()
+
+
+@functools.lru_cache(maxsize=4096)
+def _stems_with(term: str, alts: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    alt = frozenset(_tokenize([" ".join(alts)])[0])
+    return tuple((st, alt) for st in _tokenize([term])[0])
+
+
 @functools.lru_cache(maxsize=1)
 def _categories() -> tuple[frozenset[str], frozenset[str]]:
     """(category nouns, place category nouns): ``words.category_nouns``."""
@@ -856,10 +869,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # weighing what the rarest of them weighs when the word itself is never said
     alt_stems: dict[str, frozenset[str]] = {}
     for term in info.terms:
-        alts = said_as([term])
-        if alts:
-            for st in _tokenize([term])[0]:
-                alt_stems[st] = frozenset(_tokenize([" ".join(alts)])[0])
+        for st, alts in _said_as_stems(term):
+            alt_stems[st] = alts
     qweight = {t: idf.get(t, 0.0) or max((idf.get(a, 0.0) for a in alt_stems.get(t, ())), default=0.0)
                for t in qstems}
     qmass = sum(qweight.values())
