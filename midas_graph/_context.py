@@ -963,7 +963,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             past = period not in ("now", "then and now")
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
-        named_one = not cov and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
+        # only a turn about the asked entity can ground by naming something
+        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
         named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX) and (
             not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
