@@ -651,6 +651,7 @@ def test_every_lexicon_key_is_read():
 
     _families()  # the words that speak to a question about work or a trip, read on first use
     _categories()  # the category nouns a name answers ("which hospital")
+    midas_graph._extract.casing.places()  # place names and their short forms, read on first use
 
     assert LEX.unused() == []
 

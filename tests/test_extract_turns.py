@@ -269,3 +269,25 @@ def test_a_contrast_of_two_names_without_a_comma_corrects():
            extract("I misspoke way back, Shelby lives in Ankeny not Ames.", speaker="u", reference_time=REF).claims]
     assert got == [("Shelby", "lives_in", "Ankeny", "Ames")]
     assert [str(c.value) for c in extract("I do not know Paris.", speaker="u", reference_time=REF).claims] == []
+
+
+def test_an_offer_taken_with_a_start_is_the_job_from_that_day(monkeypatch):
+    """"the Sugar Creek Co-op offered me a job as a seed sales rep. I told
+    them yes, start January 6" -> employer and title from January 6
+    (work.OFFERS_TAKEN). An offer not taken, or taken with no start, changes
+    no job (the one held now goes on until the new one starts)."""
+    import midas_graph._extract.work as work_mod
+
+    def said(text):
+        return {(c.attribute, str(c.value), c.valid_from.date().isoformat() if c.valid_from else None)
+                for c in extract(text, speaker="u", reference_time=REF).claims}
+
+    text = ("Big news, the Sugar Creek Co-op offered me a job as a seed sales rep, part time in the winter. "
+            "I told them yes, start January 6.")
+    assert said(text) == {("employer", "Sugar Creek Co-op", "2025-01-06"), ("job_title", "seed sales rep", "2025-01-06")}
+    assert said("I got an offer from Stripe as a product manager. Said yes! starting July 8") == {
+        ("employer", "Stripe", "2024-07-08"), ("job_title", "product manager", "2024-07-08")}
+    assert said("Acme offered me a job as a designer, not sure yet. It would start June 3.") == set()
+    assert said("Acme offered me a job as a designer and I accepted!") == set()
+    monkeypatch.setattr(work_mod, "OFFERS_TAKEN", False)
+    assert said(text) == set()

@@ -454,6 +454,84 @@ def _other_person_before(w, sent) -> bool:
     return False
 
 
+#: An offer the speaker took: "<Org> offered me a job as Y" or "I got an offer
+#: from <Org>", in a turn that also says yes ("I accepted", "told them yes",
+#: "took it") and nothing undecided, and the day it starts -> the speaker's
+#: employer (and title) from that day (:func:`offer_taken`). An offer alone is
+#: no job, and a taken one with no start leaves the job held now.
+OFFERS_TAKEN = True
+_YES = re.compile(r"\b(?:said|say|told \w+|tell \w+) yes\b|\baccept(?:ed|ing)?\b|\btook it\b|\btaking it\b"
+                  r"|\bsigned\b", re.I)
+_UNDECIDED = re.compile(r"\b(?:declin\w*|turn(?:ed)? (?:it |them )?down|said no|not sure|thinking|deciding|decide|"
+                        r"might|maybe|if|whether)\b", re.I)
+
+
+def _start_date(w):
+    """The day a turn says its new job starts ("start January 6", "i start
+    june 3", "starting the 13th"), ahead of when it is said; None if it says none."""
+    for t in w.doc:
+        if t.lemma_.lower() not in ("start", "begin"):
+            continue
+        for x in w.doc[t.i + 1:min(len(w.doc), t.i + 5)]:
+            if x.is_punct and x.text not in (",",):
+                break
+            if w.is_time_tok(x):
+                tr = w.resolve_time_tok(x, 1)
+                if tr is not None:
+                    return tr.start
+    return None
+
+
+def offer_taken(w, sent) -> None:
+    """ "Big news, the Sugar Creek Co-op offered me a job as a seed sales rep.
+    I told them yes" -> the speaker's employer Sugar Creek Co-op and title
+    seed sales rep; "I got an offer from Stripe as a PM. Said yes!" -> Stripe."""
+    if not OFFERS_TAKEN or not _YES.search(w.doc.text) or _UNDECIDED.search(w.doc.text):
+        return
+    me = Subj(w.ctx.speaker, True, 1.0, True, None)
+    for t in sent:
+        if t.lemma_.lower() != "offer":
+            continue
+        org, job = None, None
+        if t.pos_ == "VERB":  # "<Org> offered me a job as Y"
+            if not any(c.dep_ in ("dative", "dobj") and c.lower_ == "me" for c in t.children):
+                continue
+            orgs = [e for e in sent.ents if e.label_ == "ORG" and e.end <= t.i]
+            subj = _child(t, "nsubj")
+            if orgs:
+                org = orgs[-1]
+            elif subj is not None and subj.pos_ == "PROPN" and _is_name(subj, w.ctx):  # "Acme" the tagger left bare
+                org = w.doc[min(x.i for x in subj.subtree if x.dep_ != "det"):subj.i + 1]
+            job = _child(t, "dobj")
+        elif any(c.lower_ in ("i", "my") for c in t.head.children if c.dep_ in ("nsubj", "poss")) or any(
+                c.lower_ == "my" for c in t.children):  # "I got an offer from X", "my offer from X"
+            po = next((_child(p, "pobj") for p in _children(t, "prep") if p.lower_ == "from"), None)
+            org = w.doc[po.i:po.i + 1] if po is not None and _is_name(po, w.ctx) else None
+            job = t
+        if org is None:
+            continue
+        start = _start_date(w)
+        if start is None:
+            return  # taken, but from when is not said: the job held now goes on (a start is a plan)
+        name = re.sub(r"^(?:the|a)\s+", "", org.text, flags=re.I)
+        w.emit(me, "employer", name, v=t, pol="assert", tense="present", value_toks=list(org), is_entity=True,
+               conf=0.9, rule="offer_taken", past_means_cease=False, valid_from=start)
+        if job is not None and job.lemma_.lower() in _ACCEPT_JOB:
+            for c in job.children:
+                po = _child(c, "pobj") if c.dep_ == "prep" and c.lower_ == "as" else None
+                if po is not None and (is_job(w, po) or any(is_job(w, x) for x in po.subtree)):
+                    # "as a seed sales rep" (the tagger hangs "rep" off "seed")
+                    end = next((x.i for x in po.subtree if x.is_punct and x.i > po.i), po.right_edge.i + 1)
+                    toks = [x for x in po.subtree if x.dep_ != "det" and not x.is_punct and x.i < end]
+                    w.emit(me, "job_title", " ".join(x.text for x in toks), v=t, pol="assert", tense="present",
+                           value_toks=toks, conf=0.9, rule="offer_taken", past_means_cease=False, valid_from=start)
+                elif c.dep_ == "compound" and is_job(w, c):  # "the bookkeeper position"
+                    w.emit(me, "job_title", job_title(w, c), v=t, pol="assert", tense="present",
+                           value_toks=list(c.subtree), conf=0.9, rule="offer_taken", past_means_cease=False,
+                           valid_from=start)
+        return
+
+
 #: "last day at camp/home/sea": a bare noun that names no employer
 _LAST_DAY_NOT_EMPLOYER = frozenset({"camp", "home", "sea", "church", "the", "gym", "hospital", "rehab", "practice",
                                    "training", "summer", "college", "school", "uni", "university", "kindergarten"})
