@@ -284,7 +284,15 @@ def _matches(term: str, words: set[str]) -> bool:
     stem = _stemmer().stemWord(term.casefold())
     if stem in words or (len(stem) >= 5 and any(w.startswith(stem[:5]) for w in words)):
         return True
-    return any(_stemmer().stemWord(alt) in words for alt in said_as([term]))  # "bday" for birthday
+    alts = said_as([term])
+    return bool(alts) and not _word_stems(tuple(alts)).isdisjoint(words)  # "bday" for birthday
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_stems(words: tuple[str, ...]) -> frozenset[str]:
+    """The Snowball stems of ``words`` (the chat spellings of an asked word),
+    once per spelling list: ``_matches`` runs for every line and asked word."""
+    return frozenset(_stemmer().stemWords(list(words)))
 
 
 #: Asked what someone does or where they work, a job title, a workplace
@@ -1589,17 +1597,22 @@ def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: l
     keys = {(f.subject_id, f.attribute) for f in named}
     same = [f for f in versions if (f.subject_id, f.attribute) in keys] + named
     first = min(same, key=lambda f: f.valid_from)
-    if first.valid_from < asked.end:
+    if first.valid_from < asked.end or _said_by_then(asked, [h for h in hits if h.episode is not None and speaks(h)],
+                                                     idx):
         return None
-    spans = [(asked.start.timestamp(), asked.end.timestamp())]
-    for h in hits:
-        if h.episode is None or not speaks(h):
-            continue
-        r = idx.row.get(("episode", h.id))
-        if h.episode.reference_time < asked.end or (r is not None and idx.said_within(r, spans)):
-            return None
     return (f"nothing is known of {first.subject}'s {first.attribute.replace('_', ' ')} for {asked.label}; "
             f"what is known begins {first.valid_from.date().isoformat()} ({first.value})")
+
+
+def _said_by_then(asked: AskedTime, turns: list[Hit], idx) -> bool:
+    """Whether one of ``turns`` was said before the asked time ends, or tells
+    of a time within it."""
+    spans = [(asked.start.timestamp(), asked.end.timestamp())]
+    for h in turns:
+        r = idx.row.get(("episode", h.id))
+        if h.episode.reference_time < asked.end or (r is not None and idx.said_within(r, spans)):
+            return True
+    return False
 
 
 def _said_gap(asked: AskedTime, speaking: list[Hit], idx) -> str | None:
@@ -1607,13 +1620,8 @@ def _said_gap(asked: AskedTime, speaking: list[Hit], idx) -> str | None:
     stored belief names it (TIME_GAP_SAID): every turn that speaks to it
     (``speaking``: there is at least one) was said after the asked time and
     tells of no time within it."""
-    if not speaking:
+    if not speaking or _said_by_then(asked, speaking, idx):
         return None
-    spans = [(asked.start.timestamp(), asked.end.timestamp())]
-    for h in speaking:
-        r = idx.row.get(("episode", h.id))
-        if h.episode.reference_time < asked.end or (r is not None and idx.said_within(r, spans)):
-            return None
     first = min(h.episode.reference_time for h in speaking)
     return f"nothing said speaks of it for the time asked ({asked.label}); the first that does is from {first.date().isoformat()}"
 

@@ -510,7 +510,7 @@ def _nicknames(doc, pronouns: dict[int, str]) -> list[tuple[str, str, str]]:
         if t.lower_ in ("him", "her") and v.lemma_.lower() == "call" and t.dep_ in ("dobj", "nsubj", "dative"):
             at = t.i + 1  # "calls him Lenny"
         elif t.lower_ in ("he", "she") and t.dep_ == "nsubj" and v.lemma_.lower() == "go" \
-                and t.i + 3 <= len(doc) and doc[v.i + 1].lower_ == "by":
+                and v.i + 2 < len(doc) and doc[v.i + 1].lower_ == "by":
             at = v.i + 2  # "she goes by Bee"
         if at is None:
             continue
@@ -974,8 +974,8 @@ def _question(doc, listener: str | None) -> tuple[tuple[str, str | None, str] | 
             asked = (m.group("name"), role, "your" if (m.group("det") or "").lower() == "your" else "a")
         if _ASK_NAMES.search(text):
             # "What are the twins' names?": the role the names are for, when the question says it
-            role = next((t.lemma_.lower() for t in sent if t.pos_ == "NOUN" and role_class(t.lemma_.lower())
-                         and role_class(t.lemma_.lower())[2]), None)
+            role = next((t.lemma_.lower() for t in sent if t.pos_ == "NOUN"
+                         and (role_class(t.lemma_.lower()) or ("", "", False))[2]), None)
             names = role or True
     return asked, names
 

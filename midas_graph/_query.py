@@ -245,11 +245,12 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                 nouns.append(lemma)
                 if tok.i not in asked_for:  # as written: stemmed later like the memory's texts
                     given.append(tok.lower_)     # (spaCy's lemma of "media" is "medium")
-    if _FOR_A_LIVING.search(text):  # "what does Emiko do for a living?": her job, not where she lives
+    for_a_living = _FOR_A_LIVING.search(text) is not None
+    if for_a_living:  # "what does Emiko do for a living?": her job, not where she lives
         terms = [t for t in terms if t != "living"]
         nouns = [t for t in nouns if t != "living"]
         given = [t for t in given if t != "living"]
-    occupation = not terms and (_asks_occupation(doc) or bool(_FOR_A_LIVING.search(text)))
+    occupation = not terms and (for_a_living or _asks_occupation(doc))
     if occupation:
         terms.extend(_DO_ASKS_JOB)
         nouns.extend(_DO_ASKS_JOB)

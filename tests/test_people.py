@@ -154,6 +154,9 @@ def test_a_nickname_someone_is_called_by(spacy_nlp):
     assert ("Lennart", "Lenny") in {(n, k) for n, k, _ in out[2].nicknames}
     p = people_of(spacy_nlp, [("u1", "Priscilla is my aunt. She goes by Cilla.")])[0]
     assert ("Priscilla", "Cilla") in {(n, k) for n, k, _ in p.nicknames}
+    # "goes" last, the pronoun two words before it: no nickname, and no token past the end read
+    p = people_of(spacy_nlp, [("u1", "Priscilla is my aunt."), ("u1", "I think she always goes")])[1]
+    assert p.nicknames == []
 
 
 def test_names_given_for_a_plural_role_are_people_each_their_own(spacy_nlp, mem):

@@ -419,7 +419,9 @@ def title_fragment(w, sent) -> None:
     if _other_person_before(w, sent):
         # "my Freundin :) ... architect at Studio Kranich": her job, not the speaker's; whose,
         # when the turn answers "Who's Lea?"
-        asked = _WHO_ASKED.search((re.findall(r"[^.!?]*\?", w.prompt) or [""])[-1]) if w.prompt else None
+        from .answers import last_question  # answers reads jobs from this module
+
+        asked = _WHO_ASKED.search(last_question(w.prompt) or "") if w.prompt else None
         if asked is None:
             return
         me = Subj(asked.group("name"), False, 0.8, True, None)
