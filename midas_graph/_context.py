@@ -31,7 +31,7 @@ from typing import Callable, Literal, Sequence
 import numpy as np
 
 from . import _people
-from ._asked import LATEST, AskedTime
+from ._asked import EARLIEST, LATEST, AskedTime
 from ._asked import place as place_time
 from ._entities import linked
 from ._query import QueryInfo, analyze, nothing_known, person_names_out, said_as
@@ -75,6 +75,10 @@ DOMINANCE = 0.82
 OWN_WORDS = True
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
+#: Then the asked entity's turns that recall ranks highest, this many, fill
+#: what budget is left, floor or not (docs/recall.md, "Recall fill").
+RECALL_FILL = 5
+RECALL_KEEP = 2
 #: How well an item speaks to the asked words ("fit", used for dominance) is
 #: this share of the IDF-weighted share of the asked words it contains, the
 #: rest the cosine with them; for the asked entity's own turn, only its own
@@ -235,6 +239,10 @@ TIME_GAP = True
 #: first turn: a state said later often held then ("Dr. Hwang, my doctor of
 #: twenty years").
 TIME_GAP_SAID = True
+#: ... and for a belief asked with "where" about a time with a start ("back
+#: in December", not "before X"), a turn of the asked entity that names a
+#: place (the place table, any case) speaks to it.
+GAP_PLACES = True
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
 HEADER_CHARS = 200
@@ -343,6 +351,11 @@ def _covers(info: QueryInfo, text: str) -> bool:
 #: 6 yrs" to "what hospital is nia at?" (``words.category_nouns``). It
 #: grounds the question; it does not rank the line higher.
 CATEGORY_NAMES = True
+#: ... and so does a turn about the asked person that names a place (the
+#: place table, any case), asked "where" ("where does my brother live?":
+#: "i misspoke, hes in boston").
+WHERE_PLACES = True
+_WHERE = re.compile(r"\bwhere\b", re.I)
 _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w'’&-]+")
 
 
@@ -368,8 +381,6 @@ def _categories() -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _names_one(info: QueryInfo, text: str) -> bool:
-    from ._extract.casing import places
-
     nouns = set(info.nouns)
     kinds, place_kinds = _categories()
     if not nouns & kinds and not nouns & place_kinds:
@@ -378,10 +389,17 @@ def _names_one(info: QueryInfo, text: str) -> bool:
     found = [m.group(0) for m in _NAMED.finditer(text)]
     if any(w.casefold() not in asked and w not in ("I", "I'm", "I've", "I'll", "I'd") for w in found):
         return True
-    if nouns & place_kinds:
-        table = places()
-        return any(w in table and w not in asked for w in _WORD.findall(text.casefold()))
-    return False
+    return bool(nouns & place_kinds) and _names_place(text, asked)
+
+
+def _names_place(text: str, asked: set[str] = frozenset()) -> bool:
+    """Whether ``text`` names a place of the place table (any case), other than ``asked``."""
+    from ._extract.casing import places
+
+    table = places()
+    words = _WORD.findall(text.casefold())
+    return any(w in table and w not in asked for w in words) or any(
+        f"{a} {b}" in table for a, b in zip(words, words[1:]))
 
 
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
@@ -770,6 +788,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
         elif asked is not None and asked.placed and asked.has_span and asked.end <= valid_at:
             info = replace(info, about_past=True)
+        if ROLES_AS_OF and asked is not None and asked.placed and asked.has_span and focus_ids and info.roles:
+            # "who was my manager back in february?": the role is also whoever held it then
+            then = min(asked.end, valid_at) - _dt.timedelta(seconds=1)
+            focus_ids += [i for i in recaller.roles_at(info.names, group_id, then, known_at) if i not in focus_ids]
         if asked is not None:
             header += (f"\nAsked about: {asked.label}; now is {_when(valid_at)}" if asked.placed else
                        f"\nAsked about: {asked.phrase}, not placed ({asked.unplaced}); lines are not limited to it")
@@ -805,6 +827,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if subjects:
             top = max((h.score for h in hits), default=1.0)
             versions = mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
+            if ROLES_AS_OF and focus_ids and info.roles:
+                # asked by a role ("who was my manager in february?"): the owner's beliefs
+                # that name the asked person are theirs too ("mlchen · manager: Derek")
+                owners = recaller.resolve_names([o for o, _, _ in info.roles.values() if o], group_id)
+                about = set(focus_ids)
+                versions += [f for f in mem._store.facts_of([o for o in owners if o not in about], group_id=group_id,
+                                                            known_at=known_at) if f.object_id in about]
             past_hits = _past_versions(mem, versions, valid_at, qvec, top, asked if timed else None,
                                        seen={h.fact.vid for h in hits if h.fact is not None},
                                        first=attr_asked)
@@ -944,6 +973,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # said then, or telling of then ("last night" said the day after: _recall.EVENT_TIMES)
         return idx.said_within(r, [(lo, hi - DATE_SLACK * 86400.0) for lo, hi in spans], DATE_SLACK * 86400.0)
 
+    # asked where someone is, lives or works, a turn about them naming a place names an answer
+    where_asked = WHERE_PLACES and bool(focus_ids) and _WHERE.search(query) is not None
+    asked_names = {w.casefold() for n in info.names for w in n.split()}
+
+    def names_answer(text: str) -> bool:
+        return _names_one(info, text) or (where_asked and _names_place(text, asked_names))
+
     then_any = then_focus = 0.0  # best_any and best_focus among what was said then
     then_grounding: Hit | None = None
     grounding: Hit | None = None
@@ -972,7 +1008,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
         # only a turn about the asked entity can ground by naming something
-        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
+        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and names_answer(words)
         named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX) and (
             not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
@@ -998,9 +1034,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             if strict and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(
                         info, h.text, len(focus_ids) == 1 and alias_key(group_id, h.episode.speaker) in said_by)
+                    or (named_one and names_answer(" ".join(_own_sentences(h.text)[0])))
             ) and not (
                     info.terms and (about := about_only(h)) is not None and not _covers(info, about)
-                    and not (named_one and _names_one(info, about))):
+                    and not (named_one and names_answer(about))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
                 if then and own_fit > then_focus:
@@ -1074,7 +1111,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     gap = None
     if TIME_GAP and timed and not then_named and known_since and asked.has_span and asked.end <= valid_at:
         by_name = [f for a, f in known_since if a] or [f for _, f in known_since]
-        gap = _time_gap(asked, by_name, versions, hits, idx, lambda h: covers(h, item_words(h)) == 2)
+        # a place-valued belief ("where did I live") is spoken to by the asked
+        # entity's turn that names a place then ("stuck in ann arbor for the holidays"),
+        # for a time with a start (before X, a place named earlier may hold X: Berlin, Neukölln)
+        where = GAP_PLACES and asked.start > EARLIEST and any(
+            "where" in mem.registry.question_words(f.attribute) for f in by_name)
+        gap = _time_gap(asked, by_name, versions, hits, idx, lambda h: covers(h, item_words(h)) == 2 or (
+            where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
     elif TIME_GAP_SAID and timed and asked.first_said and not then_named and not known_since and focus_ids \
             and asked.end <= valid_at:
         gap = _said_gap(asked, [h for h in hits if h.episode is not None and about_focus(h)
@@ -1105,12 +1148,37 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     chosen: list[ContextItem] = []
     used = header_tokens
     seen: set[str] = set()
+    # What recall ranks first about the asked entity has a place however the
+    # lines below weigh it: the kind weights and the floor judge a turn against
+    # a boosted belief, and would leave out the turn recall found ("my new
+    # manager is anjali" under "manager: derek"). The first RECALL_KEEP of them
+    # are kept room for; the rest of the first RECALL_FILL fill what is left.
+    fill: list[ContextItem] = []
+    if RECALL_FILL:
+        low = scored[-1][0] if scored else 0.0
+        own = [h for h in hits if h.kind == "episode" and h.id not in cold_ids and h.id not in ground_only
+               and about_focus(h)]
+        fill = [_item(h, low, False, count_tokens, outdated, None, tells)
+                for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
+    kept = {f"episode:{i.episode.id}:": i.tokens + 1 for i in fill[:RECALL_KEEP]}
+
+    def room(key: str, tokens: int) -> bool:
+        pending = sum(t for k, t in kept.items() if k not in seen and k != key)
+        return used + tokens + 1 + pending <= budget_tokens
+
     for s, h, sup in scored:
         key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
         if key in seen:
             continue
         item = _item(h, s, sup, count_tokens, outdated, periods.get(h.fact.vid) if h.fact else None, tells)
-        if used + item.tokens + 1 > budget_tokens:
+        if not room(key, item.tokens):
+            continue
+        seen.add(key)
+        chosen.append(item)
+        used += item.tokens + 1
+    for item in fill:
+        key = f"episode:{item.episode.id}:"
+        if key in seen or not room(key, item.tokens):
             continue
         seen.add(key)
         chosen.append(item)

@@ -89,3 +89,25 @@ def test_short_place_names_after_a_place_word():
     assert c.restore("moved to sf on valentine's day lol") == "moved to SF on valentine's day lol"
     assert c.restore("back in nyc next week") == "back in NYC next week"
     assert c.restore("sf is foggy") == "sf is foggy"  # no place word before it
+
+
+def test_a_name_in_a_name_slot_takes_a_capital_and_the_group_remembers_it(monkeypatch):
+    """"my new manager is anjali": a word after a possessed relation (or
+    "named") that the parser knows as no English word is a name; the new
+    manager is then stored and the old one closed. "my brother is home" and
+    "my wife is pregnant" keep their words."""
+    import midas_graph._extract.casing as casing_mod
+
+    c = Casing()
+    assert c.restore("reorg 🙃 my new manager is anjali, derek moved") == "reorg 🙃 my new manager is Anjali, derek moved"
+    assert c.restore("anjali is great actually") == "Anjali is great actually"  # remembered
+    assert c.restore("my boyfriend, jun, is in town") == "my boyfriend, Jun, is in town"
+    assert c.restore("met a guy named javi lol") == "met a guy named Javi lol"
+    for same in ("my brother is home", "my wife is pregnant", "my manager said no", "the manager. anjali"):
+        assert Casing().restore(same) == same
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("my manager derek says my memory is a sieve", speaker="Ling")
+        mem.add_episode("reorg 🙃 my new manager is anjali, derek moved to the payments team", speaker="Ling")
+        assert [f.value for f in mem.as_of("Ling", "manager")] == ["Anjali"]
+    monkeypatch.setattr(casing_mod, "NAME_SLOTS", False)
+    assert Casing().restore("my new manager is anjali") == "my new manager is anjali"

@@ -1080,8 +1080,52 @@ def test_a_later_turn_that_changes_what_a_belief_is_about_comes_with_it(monkeypa
         said = _said(mem, asked, "Ana")
         assert "to March" in said, said
         monkeypatch.setattr(context_mod, "FACT_UPDATES", False)
+        monkeypatch.setattr(context_mod, "RECALL_FILL", 0)  # nor as a turn recall ranks high
         said = _said(mem, asked, "Ana")
         assert "to March" not in said, said
+
+
+def test_the_turn_recall_ranks_first_has_a_place_beside_a_boosted_belief(monkeypatch):
+    """"Who's my manager?" after "my new manager is anjali, derek moved to
+    the payments team", a turn extraction reads no new manager from (name
+    slots off: "anjali" is then no name): the
+    stored "manager: derek" is weighed far above any turn and the floor
+    under it would leave the new one out; the asked entity's turns recall
+    ranks first keep a place (RECALL_KEEP) and fill the budget (RECALL_FILL)."""
+    import midas_graph._context as context_mod
+    import midas_graph._extract.casing as casing_mod
+
+    chat = [("Ling", "my manager derek says my memory is a sieve"),
+            ("Bot", "Ha, I can help with that."),
+            *_FILLER,
+            ("Ling", "reorg 🙃 my new manager is anjali, derek moved to the payments team")]
+    monkeypatch.setattr(casing_mod, "NAME_SLOTS", False)
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert [f.value.casefold() for f in mem.as_of("Ling", "manager")] == ["derek"]
+        ctx = mem.context("who's my manager?", speaker="Ling")
+        assert not ctx.abstain and "anjali" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "RECALL_FILL", 0)
+        assert "anjali" not in mem.context("who's my manager?", speaker="Ling").text
+
+
+def test_asked_where_a_turn_about_them_that_names_a_place_grounds_it(monkeypatch):
+    """"Where does nico live?" when Nico never speaks and no belief says where
+    he lives: the asker's turn about him that names a place ("... taco truck
+    in houston", a place in lower case) grounds it (WHERE_PLACES); a
+    question about what he drives still abstains."""
+    import midas_graph._context as context_mod
+
+    chat = [("Mateo", "nico, my brother, just opened his own taco truck in houston"),
+            ("Bot", "That's exciting!"),
+            *_FILLER]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("where does nico live?", speaker="Mateo")
+        assert not ctx.abstain and "houston" in ctx.text, ctx.text
+        assert mem.context("what car does nico drive?", speaker="Mateo").abstain
+        monkeypatch.setattr(context_mod, "WHERE_PLACES", False)
+        assert mem.context("where does nico live?", speaker="Mateo").abstain
 
 
 def test_the_values_of_a_many_valued_attribute_answer_together(monkeypatch):

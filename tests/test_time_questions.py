@@ -295,6 +295,50 @@ def test_before_a_place_only_named_in_passing_is_before_its_first_mention(monkey
         assert not _ask(mem, "where did i live before alief").abstain
 
 
+def test_a_place_named_then_speaks_to_where_i_lived(monkeypatch):
+    """"Where was I living back in December?" when the only belief about
+    where begins in February (a move to SF): a turn of the asker's said
+    before that names a place ("stuck in ann arbor for the holidays") speaks
+    to it (GAP_PLACES), so the context answers instead of abstaining on the
+    gap. A year before anything was said still abstains."""
+    import midas_graph._context as context_mod
+    from midas_graph.models import default_embedder, default_nli
+
+    clock = _Clock()
+    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
+        for when, text in [("2023-08-20T10:00:00Z", "deadlines mostly, my advisor wants the draft by oct 1"),
+                           ("2023-12-22T10:00:00Z", "stuck in ann arbor for the holidays, flights were $600"),
+                           ("2024-02-20T10:00:00Z", "I moved to SF last week for the new job")]:
+            clock.t = _t(when[:16])
+            mem.add_episode(text, speaker="Tomasz", reference_time=when)
+        clock.t = _t("2024-06-01T12:00")
+        ctx = _ask(mem, "where was i living back in december?")
+        assert not ctx.abstain and "ann arbor" in ctx.text, ctx.text
+        assert _ask(mem, "where did i live in 2015?").abstain
+        monkeypatch.setattr(context_mod, "GAP_PLACES", False)
+        assert _ask(mem, "where was i living back in december?").abstain
+
+
+def test_a_role_asked_of_another_time_is_whoever_held_it_then(monkeypatch):
+    """"Who was my manager back in February?" after a new manager in April:
+    the owner's belief that named the asked person then answers (ROLES_AS_OF)."""
+    import midas_graph._context as context_mod
+    from midas_graph.models import default_embedder, default_nli
+
+    clock = _Clock()
+    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
+        for when, text in [("2024-01-10T10:00:00Z", "My manager Derek says my memory is a sieve."),
+                           ("2024-04-08T10:00:00Z", "Reorg. My new manager is Anjali, Derek moved to payments.")]:
+            clock.t = _t(when[:16])
+            mem.add_episode(text, speaker="Tomasz", reference_time=when)
+        clock.t = _t("2024-12-01T12:00")
+        ctx = _ask(mem, "Who was my manager back in February?")
+        assert not ctx.abstain and any(i.fact is not None and i.fact.value == "Derek" for i in ctx.items), ctx.text
+        monkeypatch.setattr(context_mod, "ROLES_AS_OF", False)
+        ctx = _ask(mem, "Who was my manager back in February?")
+        assert not any(i.fact is not None and i.fact.value == "Derek" for i in ctx.items), ctx.text
+
+
 def test_a_word_of_letters_and_digits_is_asked(spacy_nlp):
     """"What was my A1C?" asks about the A1C: a word of letters and digits is
     an asked word, a number with a suffix is not."""

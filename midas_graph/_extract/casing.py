@@ -15,6 +15,12 @@ result are offsets into the original, as for :func:`.normalize.for_parsing`):
   right after "in", "to", "from", ... (``location.place_cues``), when the
   word is not also an English verb, adjective or adverb ("to surprise",
   "in nice weather") nor listed in ``location.not_places``;
+* **names in a name slot**: a word right after a possessed relation word
+  ("my new manager is anjali", "my bf javi", "me brother, declan"; the
+  relations of ``people.relations``) or after "named"/"called", when the
+  parser knows it as no English word (not a noun, verb, adjective or
+  adverb of its lists, no stop word): "my brother is home" keeps "home".
+  The group remembers the capital, so "anjali is great" is cased too;
 * the pronoun "i" ("i'm", "i've").
 
 Only a turn written without capitals is changed (it starts in lower case or
@@ -159,7 +165,8 @@ class Casing:
         words = list(_WORD.finditer(text))
         k = 0
         while k < len(words):
-            took = self._place_at(text, words, k) or self._proper_at(text, words, k, stop)
+            took = self._place_at(text, words, k) or self._proper_at(text, words, k, stop) or (
+                self._name_at(text, words, k, stop) if NAME_SLOTS else None)
             if took:
                 form, n = took
                 start = words[k].start()
@@ -185,6 +192,28 @@ class Casing:
             return form, n
         return None
 
+    def _name_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
+        w = words[k].group(0)
+        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
+                or w in self.common or w in _english():
+            return None
+        before = [m.group(0).lower() for m in words[max(0, k - 4):k]]
+        gaps = [text[a.end():b.start()] for a, b in zip(words[max(0, k - 4):k], words[max(0, k - 3):k + 1])]
+        if not before or any(g.strip(" ,") for g in gaps[-2:]):
+            return None  # a sentence or a clause ends between them
+        if before[-1] in ("named", "called"):
+            return self._named(w)
+        rel = len(before) - 1 if before[-1] in _relations() else (
+            len(before) - 2 if len(before) >= 2 and before[-1] == "is" and before[-2] in _relations() else None)
+        if rel is not None and any(b in _POSSESSIVES for b in before[max(0, rel - 2):rel]):
+            return self._named(w)
+        return None
+
+    def _named(self, w: str) -> tuple[str, int]:
+        form = w[0].upper() + w[1:]
+        self.proper.setdefault(w, form)
+        return form, 1
+
     def _place_at(self, text: str, words, k: int) -> tuple[str, int] | None:
         if k == 0 or words[k - 1].group(0).lower() not in _CUES:
             return None
@@ -200,6 +229,28 @@ class Casing:
                 continue
             return form, n
         return None
+
+
+#: Name slots (see the module): off, no word is cased for its slot.
+NAME_SLOTS = True
+_POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"})
+
+
+@lru_cache(maxsize=1)
+def _relations() -> frozenset[str]:
+    return frozenset(LEX.inverse("people.relations"))
+
+
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """Every word of the parser's lemma lists (nouns, verbs, adjectives, adverbs)."""
+    from ..models import load_spacy
+
+    try:
+        table = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_index")
+    except (KeyError, ValueError):
+        return frozenset()
+    return frozenset(w for words in table.values() for w in words)
 
 
 def _span(text: str, words, k: int, n: int) -> str | None:
