@@ -739,8 +739,10 @@ def render(hit: Hit, superseded: bool = False, outdated: str | None = None, peri
     said = hit.text if hit.text == e.content else f"…{hit.text}…"
     part = f"passage {hit.why['passage']} of a {len(e.content):,}-character text; " if "passage" in hit.why else ""
     told = f"; tells of {tells}" if tells else ""
+    # recorded when it was said (to the minute): the said time says both, and the line is shorter
+    rec = "" if _when(e.recorded_at) == _when(e.reference_time) else f"rec {_when(e.recorded_at)}; "
     return (f"- [said by {e.speaker}, {_when(e.reference_time)}{told}] \"{said}\" "
-            f"(rec {_when(e.recorded_at)}; src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
+            f"({rec}src {e.name or e.id[:8]}; {part}{note}{e.provenance})")
 
 
 def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, known_at: _dt.datetime,
@@ -1157,7 +1159,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if RECALL_FILL:
         low = scored[-1][0] if scored else 0.0
         own = [h for h in hits if h.kind == "episode" and h.id not in cold_ids and h.id not in ground_only
-               and about_focus(h)]
+               and about_focus(h, strict=True)]
         fill = [_item(h, low, False, count_tokens, outdated, None, tells)
                 for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
     kept = {f"episode:{i.episode.id}:": i.tokens + 1 for i in fill[:RECALL_KEEP]}

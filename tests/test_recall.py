@@ -95,8 +95,26 @@ def test_context_is_current_tagged_and_within_budget(sam):
     assert not any("Berlin" in i.text and i.kind == "fact" for i in ctx.items)
     for item in ctx.items:  # every line says where it comes from and when
         assert "src " in item.text and ("valid " in item.text or "said by" in item.text)
-        assert "rec " in item.text and item.text.rstrip(")").split("; ")[-1] in (
-            "planning", "action", "observation", "user_confirmation")
+        # the time recorded, unless a turn was recorded the minute it was said
+        recorded_when_said = item.episode is not None and \
+            item.episode.recorded_at.replace(second=0, microsecond=0) == \
+            item.episode.reference_time.replace(second=0, microsecond=0)
+        assert ("rec " in item.text) != recorded_when_said, item.text
+        assert item.text.rstrip(")").split("; ")[-1] in ("planning", "action", "observation", "user_confirmation")
+
+
+def test_a_turn_recorded_as_it_was_said_shows_one_time():
+    """A live turn (recorded the minute it was said) names its time once; a
+    turn recorded later (a backfill) shows both times."""
+    clock = StepClock()
+    with Memory(engine=ENGINE, clock=clock) as mem:
+        clock.set("2024-05-01T10:00:00+00:00")
+        mem.add_episode("I adopted a cat named Miso.", speaker="Ana", reference_time="2024-05-01T10:00:00+00:00")
+        mem.add_episode("I started pottery classes.", speaker="Ana", reference_time="2023-02-01T10:00:00+00:00")
+        lines = {i.episode.content: i.text for i in mem.context("What did Ana start or adopt?", speaker="Ana",
+                                                                 budget_tokens=400).items if i.episode}
+        assert "(src " in lines["I adopted a cat named Miso."] and "rec " not in lines["I adopted a cat named Miso."]
+        assert "rec 2024-05-01 10:00; src " in lines["I started pottery classes."], lines
 
 
 def test_context_shows_superseded_beliefs_only_for_the_past(sam):
