@@ -1146,6 +1146,26 @@ def test_asked_where_a_turn_about_them_that_names_a_place_grounds_it(monkeypatch
         assert mem.context("where does nico live?", speaker="Mateo").abstain
 
 
+def test_a_turn_that_names_where_grounds_it_whatever_else_shares_the_words(monkeypatch):
+    """"Where does my grandma live?": the asker's own "we've been in brooklyn
+    since june" shares the asked words more than "booking taipei to see ama
+    (grandma)!", which only names a place; a name is no near miss, so the
+    grandma's turn grounds it (NAMES_GROUND) rather than the context
+    abstaining on dominance."""
+    import midas_graph._context as context_mod
+
+    chat = [("Ling", "booking taipei to see ama (grandma)! sept 20 for two weeks"),
+            ("Bot", "Have a lovely trip!"),
+            *_FILLER,
+            ("Ling", "we've been in brooklyn since mid-june, williamsburg, and i finally bought a couch.")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("where does my grandma live?", speaker="Ling")
+        assert not ctx.abstain and "taipei" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "NAMES_GROUND", False)
+        assert mem.context("where does my grandma live?", speaker="Ling").abstain
+
+
 def test_the_values_of_a_many_valued_attribute_answer_together(monkeypatch):
     """"What do I like?": "I enjoy jazz." ranks far above "I'm also a big fan of hip hop.";
     the belief shown brings the other current value of its attribute (SIBLING_VALUES)."""
