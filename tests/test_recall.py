@@ -1137,6 +1137,7 @@ def test_asked_where_a_turn_about_them_that_names_a_place_grounds_it(monkeypatch
     chat = [("Mateo", "nico, my brother, just opened his own taco truck in houston"),
             ("Bot", "That's exciting!"),
             *_FILLER]
+    monkeypatch.setattr(context_mod, "WHERE_PLACES", True)  # off by default: see its comment
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
         ctx = mem.context("where does nico live?", speaker="Mateo")
@@ -1158,6 +1159,8 @@ def test_a_turn_that_names_where_grounds_it_whatever_else_shares_the_words(monke
             ("Bot", "Have a lovely trip!"),
             *_FILLER,
             ("Ling", "we've been in brooklyn since mid-june, williamsburg, and i finally bought a couch.")]
+    monkeypatch.setattr(context_mod, "WHERE_PLACES", True)  # both off by default: see their comments
+    monkeypatch.setattr(context_mod, "NAMES_GROUND", True)
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
         ctx = mem.context("where does my grandma live?", speaker="Ling")
