@@ -1170,44 +1170,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     tells = TELLS_OF and (timed or bool(info.dates) or bool(_WHEN_Q.search(query)))
     floor = max(scored[0][0], max((a[0] for a in anchors), default=0.0)) * RELEVANCE_FLOOR if scored else 0.0
     scored = [x for x in scored if x[0] >= floor]
-    chosen: list[ContextItem] = []
-    used = header_tokens
-    seen: set[str] = set()
-    # What recall ranks first about the asked entity has a place however the
-    # lines below weigh it: the kind weights and the floor judge a turn against
-    # a boosted belief, and would leave out the turn recall found ("my new
-    # manager is anjali" under "manager: derek"). The first RECALL_KEEP of them
-    # are kept room for; the rest of the first RECALL_FILL fill what is left.
-    fill: list[ContextItem] = []
-    if RECALL_FILL:
-        low = scored[-1][0] if scored else 0.0
-        own = [h for h in hits if h.kind == "episode" and h.id not in cold_ids and h.id not in ground_only
-               and about_focus(h, strict=True)]
-        fill = [_item(h, low, False, count_tokens, outdated, None, tells)
-                for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
-    kept = {f"episode:{i.episode.id}:": i.tokens + 1 for i in fill[:RECALL_KEEP]}
-
-    def room(key: str, tokens: int) -> bool:
-        pending = sum(t for k, t in kept.items() if k not in seen and k != key)
-        return used + tokens + 1 + pending <= budget_tokens
-
-    for s, h, sup in scored:
-        key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
-        if key in seen:
-            continue
-        item = _item(h, s, sup, count_tokens, outdated, periods.get(h.fact.vid) if h.fact else None, tells)
-        if not room(key, item.tokens):
-            continue
-        seen.add(key)
-        chosen.append(item)
-        used += item.tokens + 1
-    for item in fill:
-        key = f"episode:{item.episode.id}:"
-        if key in seen or not room(key, item.tokens):
-            continue
-        seen.add(key)
-        chosen.append(item)
-        used += item.tokens + 1
+    # the asked entity's own turns, for the lines recall's ranking keeps (RECALL_FILL)
+    own = [h for h in hits if h.kind == "episode" and h.id not in cold_ids and h.id not in ground_only
+           and about_focus(h, strict=True)] if RECALL_FILL else []
+    lines = [(s, h, sup, periods.get(h.fact.vid) if h.fact else None) for s, h, sup in scored]
+    chosen = _choose(lines, own, budget_tokens - header_tokens, lambda h, s, sup, period: _item(
+        h, s, sup, count_tokens, outdated, period, tells))
     ordered = chosen[:1] + chosen[2:] + chosen[1:2] if len(chosen) > 2 else chosen
     text = "\n".join([header, *(i.text for i in ordered)])
     why = ""
@@ -1219,6 +1187,40 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if grounding.kind == "episode" and grounding.id in cold_ids:
             why += " (a cold turn, not shown: Memory.warm brings it back)"
     return Context(query, text, ordered, count_tokens(text), False, why, info.names, info.terms, budget_tokens)
+
+
+def _choose(lines: list, own: list[Hit], budget: int, item_of: Callable) -> list[ContextItem]:
+    """The context's items, within ``budget`` tokens (one more per line for
+    its newline): the weighted ``lines`` (score, hit, superseded, period) in
+    order, then the asked entity's ``own`` turns that recall ranks first.
+
+    What recall ranks first has a place however the lines weigh it: the kind
+    weights and the floor judge a turn against a boosted belief, and would
+    leave out the turn recall found ("my new manager is anjali" under
+    "manager: derek"). The first RECALL_KEEP of them are kept room for; the
+    rest of the first RECALL_FILL fill what is left."""
+    low = lines[-1][0] if lines else 0.0
+    fill = [item_of(h, low, False, None) for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
+    kept = {f"episode:{i.episode.id}:": i.tokens + 1 for i in fill[:RECALL_KEEP]}
+    chosen: list[ContextItem] = []
+    seen: set[str] = set()
+    used = 0
+
+    def take(key: str, item: ContextItem) -> None:
+        nonlocal used
+        pending = sum(t for k, t in kept.items() if k not in seen and k != key)
+        if key not in seen and used + item.tokens + 1 + pending <= budget:
+            seen.add(key)
+            chosen.append(item)
+            used += item.tokens + 1
+
+    for s, h, sup, period in lines:
+        key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
+        if key not in seen:
+            take(key, item_of(h, s, sup, period))
+    for item in fill:
+        take(f"episode:{item.episode.id}:", item)
+    return chosen
 
 
 #: A later turn that changes a chosen one ("the offsite is booked for 3
