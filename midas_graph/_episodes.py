@@ -763,7 +763,10 @@ def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tupl
             role = _people.role_name(c.subject, c.attribute.replace("_", " "))
             if (_people.fold(role), _people.fold(c.value)) not in linked:
                 people.roles.append(_people.RoleLink(role, c.value, c.text, "fact"))
-    return Extraction(claims, ex.mentions), people
+    # a sentence the people analysis read a claim from ("my wife Sarah") is no longer unparsed
+    said = [c.text.casefold() for c in claims[len(ex.claims):] if c.text]
+    unparsed = [u for u in ex.unparsed if not any(t in u.casefold() or u.casefold() in t for t in said)]
+    return Extraction(claims, ex.mentions, unparsed), people
 
 
 def _new_id() -> str:

@@ -236,3 +236,17 @@ def test_a_bare_move_lands_where_the_speakers_last_turns_talked_of_living(mem):
         {"content": "moved saturday, so tired", "speaker": "v", "reference_time": t.format("09-10")},
     ])
     assert [f.value for f in mem.as_of("v", "lives_in")] == ["Ripon"]
+
+
+def test_the_result_says_which_sentences_gave_no_claim():
+    """EpisodeResult.unparsed lists the sentences no fact was read from
+    (they are stored verbatim; recall finds them), and not one a claim came
+    from, by the extractor or by the people analysis ("my wife sarah ...")."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        r = mem.add_episode("My wife Sarah is a nurse. The weather is nice. How are you?", speaker="Jordan")
+        assert {(f.attribute, f.value) for f in r.facts} >= {("spouse", "Sarah"), ("job_title", "nurse")}
+        assert r.unparsed == ["The weather is nice.", "How are you?"]
+        r = mem.add_episode("my brother tom loves it here", speaker="Jordan")
+        assert r.facts and r.unparsed == []
+        r = mem.add_episode("I report to Anjali now.", speaker="Jordan")
+        assert r.facts == [] and r.unparsed == ["I report to Anjali now."]
