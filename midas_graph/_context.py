@@ -1518,6 +1518,10 @@ def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:
     return " and ".join(spoken) if len(spoken) < 3 else ", ".join(spoken[:-1]) + " and " + spoken[-1]
 
 
+#: a question asked in the passive past ("when was my daughter born?", "where were they married?")
+_PASSIVE_Q = re.compile(r"^\W*\w+\s+(?:was|were)\b.*\b(born|\w+ed|\w+en)\W*$", re.I)
+
+
 def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
     """A short sentence saying what is not known: "Nothing is known about
     your exercise.", "Nothing is known about Lucia's cat or name.", "Nothing
@@ -1554,8 +1558,12 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
         return f"Nothing is known about whether {who} {be} {' or '.join(as_written(a) for a in qualities)}."
     if verbs:
         who = _people_phrase(info.names, speaker)
-        verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
         wh = next((w for w in words if w in _WH_WORDS), "what")
+        passive = _PASSIVE_Q.search(query)
+        if passive:  # "when was my daughter born?": not "when your daughter bears"
+            be = "were" if who == "you" or " and " in who else "was"
+            return f"Nothing is known about {wh} {who} {be} {passive.group(1)}."
+        verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
         return f"Nothing is known about {wh} {who} {verb}."
     return f"Nothing is known about {_people_phrase(info.names, speaker)} that answers this."
 

@@ -933,8 +933,9 @@ def test_an_abstention_speaks_of_people_as_the_asker_would():
             mem.add_episode(t, speaker="Teo")
         reasons = {q: mem.context(q, speaker="Teo").reason for q in (
             "what does my brother do?", "What does Nico do?", "what does my sister do?",
-            "What's my brother's favorite color?")}
+            "What's my brother's favorite color?", "when was my brother born?")}
         assert reasons == {
+            "when was my brother born?": "Nothing is known about when your brother was born.",
             "what does my brother do?": "Nothing is known about what your brother does.",
             "What does Nico do?": "Nothing is known about what Nico does.",
             "what does my sister do?": "Nothing is known about your sister.",
