@@ -103,7 +103,8 @@ def test_a_name_in_a_name_slot_takes_a_capital_and_the_group_remembers_it(monkey
     assert c.restore("anjali is great actually") == "Anjali is great actually"  # remembered
     assert c.restore("my boyfriend, jun, is in town") == "my boyfriend, Jun, is in town"
     assert c.restore("met a guy named javi lol") == "met a guy named Javi lol"
-    for same in ("my brother is home", "my wife is pregnant", "my manager said no", "the manager. anjali"):
+    for same in ("my brother is home", "my wife is pregnant", "my manager said no", "the manager. anjali",
+                 "my manager. anjali said hi"):  # a sentence ends between them
         assert Casing().restore(same) == same
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         mem.add_episode("my manager derek says my memory is a sieve", speaker="Ling")

@@ -197,8 +197,9 @@ class Casing:
         if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
                 or w in self.common or w in _english():
             return None
-        before = [m.group(0).lower() for m in words[max(0, k - 4):k]]
-        gaps = [text[a.end():b.start()] for a, b in zip(words[max(0, k - 4):k], words[max(0, k - 3):k + 1])]
+        lo = max(0, k - 4)
+        before = [m.group(0).lower() for m in words[lo:k]]
+        gaps = [text[a.end():b.start()] for a, b in zip(words[lo:k], words[lo + 1:k + 1])]
         if not before or any(g.strip(" ,") for g in gaps[-2:]):
             return None  # a sentence or a clause ends between them
         if before[-1] in ("named", "called"):
