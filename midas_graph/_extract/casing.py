@@ -34,7 +34,7 @@ import re
 import threading
 from functools import lru_cache
 
-from .lexicon import LEX
+from .lexicon import _RELATIONS, LEX
 
 _WORD = re.compile(r"[A-Za-z]+(?:['\u2019-][A-Za-z]+)*")
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+|\n+")
@@ -56,16 +56,28 @@ def uncased(text: str) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _not_nouns() -> frozenset[str]:
-    """English verbs, adjectives and adverbs (the parser's own word lists)."""
+def _word_lists() -> tuple[list, ...]:
+    """The parser's own English word lists (nouns, verbs, adjectives,
+    adverbs), the noun list first; none for another pipeline (no filter)."""
     from ..models import load_spacy
 
     try:
         table = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    except (KeyError, ValueError):  # another pipeline: no lists, no filter
-        return frozenset()
-    nouns = max(table.values(), key=len)  # the noun list is by far the longest
-    return frozenset(w for words in table.values() if words is not nouns for w in words)
+    except (KeyError, ValueError):
+        return ()
+    return tuple(sorted(table.values(), key=len, reverse=True))  # the noun list is by far the longest
+
+
+@lru_cache(maxsize=1)
+def _not_nouns() -> frozenset[str]:
+    """English verbs, adjectives and adverbs."""
+    return frozenset(w for words in _word_lists()[1:] for w in words)
+
+
+@lru_cache(maxsize=1)
+def _english() -> frozenset[str]:
+    """Every word of the parser's lists (nouns, verbs, adjectives, adverbs)."""
+    return frozenset(w for words in _word_lists() for w in words)
 
 
 _places_lock = threading.Lock()
@@ -204,8 +216,8 @@ class Casing:
             return None  # a sentence or a clause ends between them
         if before[-1] in ("named", "called"):
             return self._named(w)
-        rel = len(before) - 1 if before[-1] in _relations() else (
-            len(before) - 2 if len(before) >= 2 and before[-1] == "is" and before[-2] in _relations() else None)
+        rel = len(before) - 1 if before[-1] in _RELATIONS else (
+            len(before) - 2 if len(before) >= 2 and before[-1] == "is" and before[-2] in _RELATIONS else None)
         if rel is not None and any(b in _POSSESSIVES for b in before[max(0, rel - 2):rel]):
             return self._named(w)
         return None
@@ -236,22 +248,6 @@ class Casing:
 NAME_SLOTS = True
 _POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"})
 
-
-@lru_cache(maxsize=1)
-def _relations() -> frozenset[str]:
-    return frozenset(LEX.inverse("people.relations"))
-
-
-@lru_cache(maxsize=1)
-def _english() -> frozenset[str]:
-    """Every word of the parser's lemma lists (nouns, verbs, adjectives, adverbs)."""
-    from ..models import load_spacy
-
-    try:
-        table = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_index")
-    except (KeyError, ValueError):
-        return frozenset()
-    return frozenset(w for words in table.values() for w in words)
 
 
 def _span(text: str, words, k: int, n: int) -> str | None:
