@@ -999,7 +999,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return _names_one(info, text) or (where_asked and _names_place(text, asked_names))
 
     then_any = then_focus = 0.0  # best_any and best_focus among what was said then
-    then_named_grounding: Hit | None = None  # the asked entity's turn that names the answer (NAMES_GROUND)
+    named_grounding: Hit | None = None  # the asked entity's turn that names the answer (NAMES_GROUND)
     then_grounding: Hit | None = None
     grounding: Hit | None = None
     focus_fact_named = False  # a belief of the asked entity about the very thing asked
@@ -1059,8 +1059,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                     and not (named_one and names_answer(about))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
-                if named_one and NAMES_GROUND and silent and not then_named_grounding:
-                    then_named_grounding = h
+                if named_one and NAMES_GROUND and silent and not named_grounding:
+                    named_grounding = h
                 if then and own_fit > then_focus:
                     then_focus, then_grounding = own_fit, h
         if trace is not None:
@@ -1097,10 +1097,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # "Isla's manager", her manager fact answers it even if "X is a product
     # manager" is closer in wording).
     grounded = focus_fact_named or (best_focus > 0 and best_focus >= DOMINANCE * best_any)
-    if not grounded and then_named_grounding is not None:
+    if not grounded and named_grounding is not None:
         # a turn of the asked person's that names what is asked (a place, a hospital) answers
         # it however closely others' lines share its words: a name is no near miss
-        grounded, grounding = True, then_named_grounding
+        grounded, grounding = True, named_grounding
     # Asked about a date, what was said then judges (DATED).
     dated = bool(focus_ids) and then_any > 0 and not focus_fact_named
     if dated:
@@ -1200,8 +1200,8 @@ def _choose(lines: list, own: list[Hit], budget: int, item_of: Callable) -> list
     "manager: derek"). The first RECALL_KEEP of them are kept room for; the
     rest of the first RECALL_FILL fill what is left."""
     low = lines[-1][0] if lines else 0.0
-    fill = [item_of(h, low, False, None) for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
-    kept = {f"episode:{i.episode.id}:": i.tokens + 1 for i in fill[:RECALL_KEEP]}
+    fill = [(_key(h), item_of(h, low, False, None)) for h in sorted(own, key=lambda h: -h.score)[:RECALL_FILL]]
+    kept = {key: item.tokens + 1 for key, item in fill[:RECALL_KEEP]}
     chosen: list[ContextItem] = []
     seen: set[str] = set()
     used = 0
@@ -1215,12 +1215,16 @@ def _choose(lines: list, own: list[Hit], budget: int, item_of: Callable) -> list
             used += item.tokens + 1
 
     for s, h, sup, period in lines:
-        key = f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
-        if key not in seen:
+        if (key := _key(h)) not in seen:
             take(key, item_of(h, s, sup, period))
-    for item in fill:
-        take(f"episode:{item.episode.id}:", item)
+    for key, item in fill:
+        take(key, item)
     return chosen
+
+
+def _key(h: Hit) -> str:
+    """One context line per turn and per belief version."""
+    return f"{h.kind}:{h.id}:{h.fact.version if h.fact else ''}"
 
 
 #: A later turn that changes a chosen one ("the offsite is booked for 3
