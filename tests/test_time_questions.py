@@ -7,6 +7,7 @@ embedding models, on the engine under test.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 
 import pytest
@@ -162,6 +163,21 @@ def _ask(mem, question, **kw):
     return mem.context(question, speaker="Tomasz", budget_tokens=400, **kw)
 
 
+@contextlib.contextmanager
+def _told(turns: list[tuple[str, str]], asked_at: str):
+    """A memory of Tomasz's ``turns`` ((time, text), each recorded when
+    said), its clock then standing at ``asked_at``."""
+    from midas_graph.models import default_embedder, default_nli
+
+    clock = _Clock()
+    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
+        for when, text in turns:
+            clock.t = _t(when[:16])
+            mem.add_episode(text, speaker="Tomasz", reference_time=when)
+        clock.t = _t(asked_at)
+        yield mem
+
+
 def test_the_current_question_is_unchanged(tomasz):
     ctx = _ask(tomasz, "Where do I live?")
     assert not ctx.abstain and "Asked about" not in ctx.text
@@ -243,15 +259,9 @@ def test_when_i_joined_is_the_start_not_all_the_time_since(monkeypatch):
     time is Acme's first weeks (START_SPAN), so the promoted title is not
     the one held "then"."""
     import midas_graph._asked as asked_mod
-    from midas_graph.models import default_embedder, default_nli
 
-    clock = _Clock()
-    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
-        for when, text in [("2024-01-08T09:00:00Z", "I joined Acme as a junior analyst."),
-                           ("2024-06-03T09:00:00Z", "I got promoted to senior analyst at Acme.")]:
-            clock.t = _t(when[:16])
-            mem.add_episode(text, speaker="Tomasz", reference_time=when)
-        clock.t = _t("2024-09-01T12:00")
+    with _told([("2024-01-08T09:00:00Z", "I joined Acme as a junior analyst."),
+               ("2024-06-03T09:00:00Z", "I got promoted to senior analyst at Acme.")], "2024-09-01T12:00") as mem:
         ctx = _ask(mem, "What was my title when I joined Acme?")
         assert "the start of Tomasz · employer: Acme" in ctx.text
         lines = _lines(ctx, "job_title")
@@ -269,17 +279,11 @@ def test_before_a_place_only_named_in_passing_is_before_its_first_mention(monkey
     abstains (TIME_GAP_SAID). An event ("before I switched to matcha") is
     not placed that way: the switch may be told long after the first matcha."""
     import midas_graph._asked as asked_mod
-    from midas_graph.models import default_embedder, default_nli
 
-    clock = _Clock()
-    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
-        for when, text in [("2024-02-01T10:00:00Z", "still living at my moms in Alief, its cheap"),
-                           ("2024-03-01T10:00:00Z", "Matcha every morning now, it's great."),
-                           ("2024-05-01T10:00:00Z", "I switched from Red Bull to matcha in March, btw."),
-                           ("2024-08-02T10:00:00Z", "we moved to Pearland last week")]:
-            clock.t = _t(when[:16])
-            mem.add_episode(text, speaker="Tomasz", reference_time=when)
-        clock.t = _t("2024-12-01T12:00")
+    with _told([("2024-02-01T10:00:00Z", "still living at my moms in Alief, its cheap"),
+               ("2024-03-01T10:00:00Z", "Matcha every morning now, it's great."),
+               ("2024-05-01T10:00:00Z", "I switched from Red Bull to matcha in March, btw."),
+               ("2024-08-02T10:00:00Z", "we moved to Pearland last week")], "2024-12-01T12:00") as mem:
         ctx = _ask(mem, "where did i live before alief")
         assert "before 2024-02-01" in ctx.text and ctx.abstain and ctx.items == [], ctx.text
         assert "2024-02-01" in ctx.reason
@@ -302,16 +306,10 @@ def test_a_place_named_then_speaks_to_where_i_lived(monkeypatch):
     to it (GAP_PLACES), so the context answers instead of abstaining on the
     gap. A year before anything was said still abstains."""
     import midas_graph._context as context_mod
-    from midas_graph.models import default_embedder, default_nli
 
-    clock = _Clock()
-    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
-        for when, text in [("2023-08-20T10:00:00Z", "deadlines mostly, my advisor wants the draft by oct 1"),
-                           ("2023-12-22T10:00:00Z", "stuck in ann arbor for the holidays, flights were $600"),
-                           ("2024-02-20T10:00:00Z", "I moved to SF last week for the new job")]:
-            clock.t = _t(when[:16])
-            mem.add_episode(text, speaker="Tomasz", reference_time=when)
-        clock.t = _t("2024-06-01T12:00")
+    with _told([("2023-08-20T10:00:00Z", "deadlines mostly, my advisor wants the draft by oct 1"),
+               ("2023-12-22T10:00:00Z", "stuck in ann arbor for the holidays, flights were $600"),
+               ("2024-02-20T10:00:00Z", "I moved to SF last week for the new job")], "2024-06-01T12:00") as mem:
         ctx = _ask(mem, "where was i living back in december?")
         assert not ctx.abstain and "ann arbor" in ctx.text, ctx.text
         assert _ask(mem, "where did i live in 2015?").abstain
@@ -323,15 +321,9 @@ def test_a_role_asked_of_another_time_is_whoever_held_it_then(monkeypatch):
     """"Who was my manager back in February?" after a new manager in April:
     the owner's belief that named the asked person then answers (ROLES_AS_OF)."""
     import midas_graph._context as context_mod
-    from midas_graph.models import default_embedder, default_nli
 
-    clock = _Clock()
-    with Memory(engine=ENGINE, embedder=default_embedder(), nli=default_nli(), clock=clock) as mem:
-        for when, text in [("2024-01-10T10:00:00Z", "My manager Derek says my memory is a sieve."),
-                           ("2024-04-08T10:00:00Z", "Reorg. My new manager is Anjali, Derek moved to payments.")]:
-            clock.t = _t(when[:16])
-            mem.add_episode(text, speaker="Tomasz", reference_time=when)
-        clock.t = _t("2024-12-01T12:00")
+    with _told([("2024-01-10T10:00:00Z", "My manager Derek says my memory is a sieve."),
+               ("2024-04-08T10:00:00Z", "Reorg. My new manager is Anjali, Derek moved to payments.")], "2024-12-01T12:00") as mem:
         ctx = _ask(mem, "Who was my manager back in February?")
         assert not ctx.abstain and any(i.fact is not None and i.fact.value == "Derek" for i in ctx.items), ctx.text
         monkeypatch.setattr(context_mod, "ROLES_AS_OF", False)
