@@ -73,6 +73,10 @@ DOMINANCE = 0.82
 #: A turn grounds its speaker only through what it says outside its questions
 #: and its sentences about the listener.
 OWN_WORDS = True
+#: A belief of what someone is called is a line only when the question asks
+#: a name ("what's my name?", "what did I say Hoff was short for?").
+ONLY_ASKED_NAMES = True
+_NAME_ASKED = re.compile(r"\b(?:names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?|who)\b", re.I)
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
 #: Then the asked entity's turns that recall ranks highest, this many, fill
@@ -998,6 +1002,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     def names_answer(text: str) -> bool:
         return _names_one(info, text) or (where_asked and _names_place(text, asked_names))
 
+    names_asked = _NAME_ASKED.search(query) is not None
     then_any = then_focus = 0.0  # best_any and best_focus among what was said then
     named_grounding: Hit | None = None  # the asked entity's turn that names the answer (NAMES_GROUND)
     then_grounding: Hit | None = None
@@ -1073,6 +1078,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             continue  # a cold turn: counted above, never a line
         if not on and h.kind == "fact":
             continue  # another entity's belief is a distractor, however similar
+        if ONLY_ASKED_NAMES and h.fact is not None and h.fact.attribute == "name" and not names_asked:
+            continue  # "where does ling work?": that Ling is Mei-Ling is how she was found, not an answer
         # A belief about the asked entity that speaks to the asked words is the
         # answer; quotes come next; what speaks to neither is a distractor.
         weight = (1.0 if on else OFF_FOCUS) * (

@@ -112,3 +112,28 @@ def test_a_name_in_a_name_slot_takes_a_capital_and_the_group_remembers_it(monkey
         assert [f.value for f in mem.as_of("Ling", "manager")] == ["Anjali"]
     monkeypatch.setattr(casing_mod, "NAME_SLOTS", False)
     assert Casing().restore("my new manager is anjali") == "my new manager is anjali"
+
+
+def test_a_name_the_speaker_gives_themselves_takes_a_capital(monkeypatch):
+    """"yo. i'm aarav, 5th yr phd": a word after "i'm" behind a greeting, or
+    after "call me" / "my name is", that ends its clause and is no English
+    word is the speaker's name; the speaker is then found by it. "hi i'm
+    home", "ugh i'm hungover" (no greeting), "i'm gonna go" (the clause goes
+    on) and "call me back" keep their words."""
+    import midas_graph._extract.casing as casing_mod
+
+    c = Casing()
+    assert c.restore("yo. i'm aarav, 5th yr phd at umich") == "yo. I'm Aarav, 5th yr phd at umich"
+    assert c.restore("hi!! i'm mei-ling but pls call me ling 🙏 designer") == \
+        "hi!! I'm Mei-Ling but pls call me Ling 🙏 designer"
+    assert c.restore("hello, my names tomasz btw") == "hello, my names Tomasz btw"
+    for same in ("hi i'm home", "ugh i'm hungover", "hey i'm gonna go", "pls call me back", "call me tomorrow",
+                 "lol i'm sooo done"):
+        assert Casing().restore(same) == same.replace("i'm", "I'm")
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("yo. i'm aarav, 5th yr phd at umich (cs)", speaker="user", reference_time="2024-08-01T10:00")
+        mem.add_episode("my passport expires in march 2025", speaker="user", reference_time="2024-08-02T10:00")
+        ctx = mem.context("when does aarav's passport expire?", speaker="user")
+        assert not ctx.abstain and "march 2025" in ctx.text
+    monkeypatch.setattr(casing_mod, "SELF_NAMES", False)
+    assert Casing().restore("yo. i'm aarav") == "yo. I'm aarav"

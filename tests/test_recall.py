@@ -1372,3 +1372,24 @@ def test_where_am_i_living_asks_a_home_and_for_a_living_a_job():
         assert "engineer" not in ctx.text, ctx.text
         ctx = mem.context("what do I do for a living?", speaker="u")
         assert not ctx.abstain and "engineer" in ctx.text, ctx.text
+
+
+def test_a_belief_of_what_someone_is_called_is_a_line_only_when_a_name_is_asked(monkeypatch):
+    """"where does Ling work?": that Ling is Mei-Ling is how the memory
+    found her, not an answer; the name belief takes no place in the context
+    (ONLY_ASKED_NAMES) unless the question asks a name."""
+    import midas_graph._context as context_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("Hi! I'm Mei-Ling but please call me Ling.", speaker="mlchen",
+                        reference_time="2024-01-01T10:00")
+        mem.add_episode("I started at Figma last week as a designer.", speaker="mlchen",
+                        reference_time="2024-03-01T10:00")
+        ctx = mem.context("where does Ling work?", speaker="mlchen")
+        assert not ctx.abstain and "Figma" in ctx.text
+        assert not any(i.fact is not None and i.fact.attribute == "name" for i in ctx.items)
+        asked = mem.context("what's my name?", speaker="mlchen")
+        assert any(i.fact is not None and i.fact.attribute == "name" for i in asked.items)
+        monkeypatch.setattr(context_mod, "ONLY_ASKED_NAMES", False)
+        ctx = mem.context("where does Ling work?", speaker="mlchen")
+        assert any(i.fact is not None and i.fact.attribute == "name" for i in ctx.items)

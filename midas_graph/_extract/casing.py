@@ -21,6 +21,13 @@ result are offsets into the original, as for :func:`.normalize.for_parsing`):
   parser knows it as no English word (not a noun, verb, adjective or
   adverb of its lists, no stop word): "my brother is home" keeps "home".
   The group remembers the capital, so "anjali is great" is cased too;
+* **a name the speaker gives themselves** ("yo. i'm aarav, 5th yr phd",
+  "hi!! i'm mei-ling but pls call me ling"): a word that ends its clause
+  ("i'm gonna go" keeps "gonna") after "my name is", "call me", "go by"
+  and the parser knows as no English verb, adjective or adverb ("call me
+  back" keeps "back"); or after "i'm" among a turn's first words, behind a
+  greeting, and no English word at all ("hi i'm home" keeps "home", "ugh
+  i'm hungover" has no greeting);
 * the pronoun "i" ("i'm", "i've").
 
 Only a turn written without capitals is changed (it starts in lower case or
@@ -178,7 +185,8 @@ class Casing:
         k = 0
         while k < len(words):
             took = self._place_at(text, words, k) or self._proper_at(text, words, k, stop) or (
-                self._name_at(text, words, k, stop) if NAME_SLOTS else None)
+                self._name_at(text, words, k, stop) if NAME_SLOTS else None) or (
+                self._self_name_at(text, words, k, stop) if SELF_NAMES else None)
             if took:
                 form, n = took
                 start = words[k].start()
@@ -223,9 +231,36 @@ class Casing:
         return None
 
     def _named(self, w: str) -> tuple[str, int]:
-        form = w[0].upper() + w[1:]
+        form = "-".join(p[:1].upper() + p[1:] for p in w.split("-"))
         self.proper.setdefault(w, form)
         return form, 1
+
+    def _self_name_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
+        """A name the speaker gives themselves among the turn's first words
+        ("i'm aarav, 5th yr phd", "pls call me ling 🙏"; SELF_NAMES)."""
+        if k == 0:
+            return None
+        w = words[k].group(0)
+        parts = w.split("-")
+        if not (w.islower() and len(w) >= 3 and all(p.isalpha() for p in parts)) or w in stop \
+                or w in _CHAT_WORDS or w in self.common or any(p in _not_nouns() or p in stop for p in parts):
+            return None
+        lead = " ".join(m.group(0).lower() for m in words[max(0, k - 3):k])
+        cue = _SELF_CUE.search(lead)
+        if cue is None or text[words[k - 1].end():words[k].start()] != " ":
+            return None
+        if cue.group(1) in ("i'm", "i\u2019m", "im", "i am"):
+            # "i'm X" introduces only after a greeting ("ugh i'm hungover" does not), and
+            # not an English word ("hi i'm home"); a named cue ("call me ling") may take a noun
+            if k > _SELF_WITHIN or not any(m.group(0).lower() in _HELLOS for m in words[:k]) \
+                    or len(parts) == 1 and w in _english():
+                return None
+        rest = text[words[k].end():]
+        after = _WORD.match(rest.lstrip(" "))
+        ends = not rest.strip() or not rest.lstrip(" ")[:1].isalnum() or (
+            after is not None and rest.lstrip(" ").startswith(after.group(0))
+            and after.group(0).lower() in _SELF_NAME_AFTER)
+        return self._named(w) if ends else None
 
     def _place_at(self, text: str, words, k: int) -> tuple[str, int] | None:
         if k == 0 or words[k - 1].group(0).lower() not in _CUES:
@@ -246,6 +281,15 @@ class Casing:
 
 #: Name slots (see the module): off, no word is cased for its slot.
 NAME_SLOTS = True
+#: A name the speaker gives themselves near the start of a turn (see the module).
+SELF_NAMES = True
+#: "i'm X" among the turn's first this many words
+_SELF_WITHIN = 6
+_SELF_CUE = re.compile(r"(?:^|\s)(i['\u2019]m|im|i am|name is|name['\u2019]s|names|call me|calls me|go by)$")
+#: "i'm X" introduces only after one of these ("yo. i'm aarav")
+_HELLOS = frozenset("hi hey hello heya hiya yo hai howdy greetings".split())
+#: words that may follow the name and end its clause ("i'm mei-ling but ...")
+_SELF_NAME_AFTER = frozenset("but and btw from by tho though fyi".split())
 _POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"})
 
 
