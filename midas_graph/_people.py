@@ -42,7 +42,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
-from ._extract.tokens import name_span
+from ._extract.tokens import in_law_end, name_span
 from ._extract.lexicon import LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
@@ -96,7 +96,7 @@ PETS: dict[str, str] = {w: w for w in (
     "lizard gecko ferret budgie canary cockatiel pup doggo kitty").split()}
 PETS.update({"puppy": "dog", "pup": "dog", "doggo": "dog", "kitten": "cat", "kitty": "cat", "bunny": "rabbit",
              "pony": "horse"})
-_IN_LAW = re.compile(r"^(mother|father|sister|brother|son|daughter|parents?)-in-laws?$", re.I)
+_IN_LAW = re.compile(r"^(mother|father|sister|brother|son|daughter|parents?)[- ]in[- ]laws?$", re.I)
 #: adjectives that may stand between a possessor and a role ("my *younger* sister")
 _ROLE_ADJ = frozenset("""best old older oldest younger youngest little big baby new former late dear
 twin step half favorite favourite beloved lovely amazing sweet wonderful future elder first second
@@ -153,6 +153,58 @@ def role_class(word: str) -> tuple[str, str, bool] | None:
     if w in PETS:
         return PETS[w], "", False
     return None
+
+
+#: Kin known only through another ("my mother-in-law" is my wife's mother):
+#: a role class -> the role words of the steps that reach it from its owner.
+#: The last step of a gendered class is gendered ("my grandson": a child's
+#: son); steps of no gender find either ("spouse" finds a wife or husband).
+_KIN_STEPS = """
+mother_in_law: spouse mother, partner mother, fiance mother
+father_in_law: spouse father, partner father, fiance father
+brother_in_law: spouse brother, partner brother, sister spouse, sister partner
+sister_in_law: spouse sister, partner sister, brother spouse, brother partner
+son_in_law: daughter spouse, daughter partner, daughter fiance
+daughter_in_law: son spouse, son partner, son fiance
+grandchild: son child, daughter child, child child
+grandmother: mother mother, father mother
+grandfather: mother father, father father
+aunt: mother sister, father sister, uncle spouse
+uncle: mother brother, father brother, aunt spouse
+niece: brother daughter, sister daughter
+nephew: brother son, sister son
+cousin: aunt child, uncle child
+"""
+KIN_PATHS: dict[str, list[tuple[str, ...]]] = {
+    _c.strip(): [tuple(p.split()) for p in _ps.split(",")]
+    for _c, _ps in (row.split(":") for row in _KIN_STEPS.strip().splitlines())}
+_GENDERED_CHILD = {"m": "son", "f": "daughter"}
+
+
+def kin_paths(word: str) -> list[tuple[str, ...]]:
+    """The steps that reach the kin a role word names through others
+    (:data:`KIN_PATHS`; "grandson" -> son son, daughter son, child son)."""
+    cls = role_class(word)
+    if cls is None or not cls[2]:
+        return []
+    paths = KIN_PATHS.get(cls[0], [])
+    if cls[0] == "grandchild" and cls[1]:
+        paths = [(*p[:-1], _GENDERED_CHILD[cls[1]]) for p in paths]
+    elif cls[0] == "cousin":
+        paths = [(p[0], c) for p in paths for c in ("son", "daughter", "child")]
+    return paths
+
+
+def kin_through(word: str) -> list[tuple[str, str]]:
+    """The other way round, where it names one person: asked someone's
+    mother or father ("Nia's mom") when that someone is a spouse or partner,
+    the (step, role) pairs that name the same person from the other end:
+    ("spouse", "mother-in-law"). Other roles are not read backwards: Tom's
+    son is a grandson, but "my grandson" may be another child's."""
+    cls = role_class(word)
+    if cls is None or cls[0] not in ("mother", "father"):
+        return []
+    return [(step, f"{cls[0]}-in-law") for step in ("spouse", "partner", "fiance")]
 
 
 def role_name(owner: str, word: str) -> str:
@@ -386,10 +438,9 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
     while i < n:
         t = doc[i]
         word, end = t.lower_, i + 1
-        # "mother-in-law": hyphens are tokens of their own
-        if i + 4 < n and doc[i + 1].text == "-" and doc[i + 2].lower_ == "in" and doc[i + 3].text == "-" \
-                and doc[i + 4].lower_ in ("law", "laws"):
-            word, end = doc[i:i + 5].text.lower().replace(" ", ""), i + 5
+        # "mother-in-law", "sister in law": hyphens are tokens of their own
+        if (law := in_law_end(doc, i)) is not None:
+            word, end = f"{t.lower_}-in-{doc[law - 1].lower_}", law
         cls = role_class(word) if t.pos_ in ("NOUN", "PROPN", "ADJ", "X") or t.is_alpha else None
         if cls is None or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON") or (word in ("pa", "ma", "ex", "sis", "bro") and t.pos_ != "NOUN"):
             i += 1
@@ -436,7 +487,8 @@ def _bounded_after(doc, k: int) -> bool:
     """Whether token k ends a phrase: the end, a closing mark, "and", or a verb
     follows ("'s" read as "is": "my husband Youssef's at Bombardier")."""
     return k >= len(doc) or doc[k].text in _CLOSE or doc[k].lower_ in ("and", "&", "who", "btw") \
-        or doc[k].pos_ in ("VERB", "AUX") or (
+        or doc[k].pos_ in ("VERB", "AUX") or (  # "my wife Nia just moved"
+            doc[k].pos_ == "ADV" and k + 1 < len(doc) and doc[k + 1].pos_ in ("VERB", "AUX")) or (
             doc[k].lower_ in ("'s", "\u2019s") and k + 1 < len(doc)
             and (doc[k + 1].pos_ in ("ADP", "ADV", "ADJ", "VERB") or doc[k + 1].tag_ == "VBG"))
 

@@ -148,6 +148,13 @@ def _lettered(word: str) -> bool:
         and not re.fullmatch(r"\d+(?:st|nd|rd|th|s|am|pm)", word, re.I)
 
 
+#: A question with "do" support ("where does X live?") ends in a verb.
+_DO_SUPPORT = re.compile(r"^\W*(?:\w+\s+){0,3}?(?:do|does|did)\b", re.I)
+#: ... unless it ends in one of these
+_TAIL_ADVERBS = frozenset("anymore lately nowadays tho though ago recently currently again now before still yet "
+                          "first last too also either".split())
+
+
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
     doc = nlp(text, disable=_UNUSED_PIPES)  # no dependency parse needed here: ~25% faster
     names: dict[str, str] = {}
@@ -199,6 +206,9 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
     # "my wife", "Lucia's brother", "my sister's husband": a person asked about by a role is
     # that person, not its owner (docs/people.md); the role word is no asked word
     roles, role_tokens, owner_tokens = _roles(doc, speaker)
+    role_words = {doc[i].text.casefold() for i in role_tokens}
+    for n in [n for n in names if n.casefold() in role_words]:
+        del names[n]  # "where does my MIL live?": the small model took the role for a name
     for rname in roles:
         names[rname] = "PERSON"
     name_tokens.update(role_tokens)
@@ -228,9 +238,13 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                              if w.isalpha() and w.lower() not in nlp.Defaults.stop_words and w.lower() not in terms)
     time_tokens = ({t.i for t in doc if t.ent_type_ in ("DATE", "TIME") or t.lower_ in _TIME_NOUNS}
                    if TIME_NOT_ASKED else set())
+    # "where does nia's mom live?": the small model reads the last word for an adverb
+    last = [t for t in doc if t.is_alpha][-1:] if _DO_SUPPORT.match(text) else []
+    tail_verb = {t.i for t in last if t.pos_ == "ADV" and not t.is_stop and not t.lower_.endswith("ly")
+                 and t.lower_ not in _TAIL_ADVERBS}
     for tok in doc:
         if tok.i in name_tokens or tok.is_stop or not (tok.is_alpha or _lettered(tok.text)) \
-                or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM"):
+                or tok.pos_ not in ("NOUN", "VERB", "ADJ", "PROPN", "NUM") and tok.i not in tail_verb:
             continue
         if tok.i in time_tokens or len(tok.text) < 2:
             continue

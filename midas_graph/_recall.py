@@ -85,6 +85,10 @@ NICKNAMES = True
 #: package's table, Apache-2.0): people call one person by both, and the
 #: memory keeps whichever was said.
 NAME_VARIANTS = True
+#: A role known only through others is found through them ("my mother-in-law":
+#: my wife's mother; ``_people.KIN_PATHS``).
+KIN = True
+_KIN_DEPTH = threading.local()
 #: A question typed without capitals gets the capitals of the people the
 #: memory knows before it is parsed (:meth:`Recaller.cased_question`).
 QUESTION_NAMES = True
@@ -823,6 +827,13 @@ class Recaller:
         if roles - {keys[k] for k in found}:
             found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys))
         ids = list(dict.fromkeys(found.values()))
+        if KIN and roles and not getattr(_KIN_DEPTH, "on", False):
+            # known by no name ("my MIL just moved to Macon" made a "Marcus's mil" of its own): also through others
+            named = {keys[k] for k, i in found.items() if keys[k] in roles and self._person_names([i], group_id)[0]}
+            # a named one is still one with whoever is that person from the other end ("Nia's mom" and "my MIL")
+            for role, kin in self._by_kin(roles, group_id, through_only=named).items():
+                ids.extend(i for i in kin if i not in ids)
+                found.update((k, kin[0]) for k, n in keys.items() if n == role and k not in found)
         missing = [n for key, n in keys.items() if key not in found]
         # "What was Johns's reaction?": a stray plural s on a known name
         bare = {alias_key(group_id, n[:-1]): n for n in missing if len(n) > 3 and n.endswith("s")}
@@ -870,6 +881,62 @@ class Recaller:
                 if hit is not None and hit[0] not in ids:
                     ids.append(hit[0])
         return cluster(store, group_id, ids)
+
+    def _role_ids(self, role: str, group_id: str) -> list[str]:
+        """The entities a role name is known as, by its spellings or as its
+        owner's relation fact; nothing guessed."""
+        keys = {alias_key(group_id, s): role for s in _people.role_keys(role, asked=True)}
+        found = self.mem._store.lookup_names(keys) or self._by_relation([role], group_id, keys)
+        return list(dict.fromkeys(found.values()))
+
+    def _person_names(self, ids, group_id: str) -> tuple[list[str], list[str]]:
+        """(names, role names) of the entities one with ``ids``."""
+        store = self.mem._store
+        names: list[str] = []
+        roles: list[str] = []
+        for e in store.entities_by_id(cluster(store, group_id, ids)) if ids else ():
+            for n in (e.name, *e.aliases):
+                (names if _people.split_role(n) is None else roles).append(n)
+        return names, roles
+
+    def _by_kin(self, roles, group_id: str, through_only=frozenset()) -> dict[str, list[str]]:
+        """Roles known through others (KIN): "my mother-in-law" is my
+        spouse's mother, "my grandson" a son of my child
+        (``_people.kin_paths``; not for the roles in ``through_only``, known
+        by a name already); "Nia's mom", when Nia is my wife, my
+        mother-in-law (``_people.kin_through``). Role name -> entity ids."""
+        _KIN_DEPTH.on = True  # one step of kin: the lookups below do not reason about kin again (aunt <-> uncle)
+        try:
+            return self._kin_of(roles, group_id, through_only)
+        finally:
+            _KIN_DEPTH.on = False
+
+    def _kin_of(self, roles, group_id: str, through_only) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for role in roles:
+            owner, word = _people.split_role(role)  # type: ignore[misc]
+            found: list[str] = []
+            for path in _people.kin_paths(word) if role not in through_only else ():
+                found += self._role_ids(f"{owner}'s {' ' .join(path[:1])}'s {path[-1]}", group_id) \
+                    if len(path) == 2 else []  # "Marcus's daughter's spouse", as a turn said it
+                owners = [owner]
+                for step in path[:-1]:
+                    owners = self._person_names([i for o in owners for i in self._role_ids(f"{o}'s {step}", group_id)],
+                                                group_id)[0]
+                found += [i for o in owners for i in self._role_ids(f"{o}'s {path[-1]}", group_id)]
+            through = _people.kin_through(word)
+            if through:
+                _, as_roles = self._person_names(self.mem._store.lookup_names([alias_key(group_id, owner)])
+                                                 .values() or self._role_ids(owner, group_id), group_id)
+                for step, target in through:
+                    step_class = _people.role_class(step)[0]  # type: ignore[index]
+                    for r in as_roles:
+                        parts = _people.split_role(r)
+                        if parts and (_people.role_class(parts[1]) or ("",))[0] == step_class:
+                            found += self._role_ids(f"{parts[0]}'s {target}", group_id)
+            if found:
+                out[role] = list(dict.fromkeys(found))
+        return out
 
     def roles_at(self, names, group_id: str, valid_at, known_at) -> list[str]:
         """The entities that held the roles among ``names`` at ``valid_at`` as

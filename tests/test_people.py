@@ -424,3 +424,49 @@ def test_about_keeps_what_a_turn_says_of_someone():
     # the sentence that names her, its parts about the speaker left out
     assert about("My father had surgery. He is fine, says my mother.", ["user's mother"]) == "He is fine says my mother."
     assert about("Nothing about them here.", ["Odette"]) == ""
+
+
+# -- kin known through others ----------------------------------------------------------
+
+def test_kin_known_only_through_others_is_found_through_them(mem, monkeypatch):
+    """"my mother-in-law" is my wife's mother, "my son-in-law" my daughter's
+    husband, "my grandson" my son's son (KIN, ``_people.KIN_PATHS``); and
+    "Nia's mom", when Nia is my wife, is the one I call my MIL. Nobody is
+    found for a role no path reaches."""
+    import midas_graph._recall as recall_mod
+
+    for text in ("My wife Nia is a trauma surgeon at Grady.",
+                 "Nia's mom Loretta is having knee surgery on April 9.",
+                 "My daughter Shelby married Josh last year. Josh is a welder.",
+                 "My son Brent is a farmer.", "Brent's son Cooper turned five today!",
+                 "My MIL just moved to Macon."):
+        mem.add_episode(text, speaker="Marcus")
+    for question, said in [("When is my mother-in-law's knee surgery?", "April 9"),
+                           ("What does my son-in-law do?", "welder"),
+                           ("How old is my grandson?", "five"),
+                           ("Where does Nia's mom live?", "Macon")]:
+        ctx = mem.context(question, speaker="Marcus")
+        assert not ctx.abstain and said in ctx.text, (question, ctx.reason)
+    assert mem.context("What does my daughter-in-law do?", speaker="Marcus").abstain
+    # an aunt is an uncle's spouse and an uncle an aunt's: one step of kin, no endless search
+    assert mem.context("What does my cousin do?", speaker="Marcus").abstain
+    monkeypatch.setattr(recall_mod, "KIN", False)
+    assert mem.context("When is my mother-in-law's knee surgery?", speaker="Marcus").abstain
+
+
+def test_an_in_law_is_not_the_parent_and_a_role_before_a_name_is_not_the_name(mem):
+    """"My mother-in-law just moved to Macon" says where the mother-in-law
+    lives, not the speaker's mother; "my sister-in-law's husband is a pilot"
+    is his job; "My MIL Loretta just moved" names Loretta (not "MIL
+    Loretta"), even with an adverb between name and verb."""
+    mem.add_episode("My mother-in-law just moved to Macon.", speaker="Marcus")
+    mem.add_episode("My sister-in-law's husband is a pilot.", speaker="Marcus")
+    mem.add_episode("My BIL Dev just started at Delta.", speaker="Marcus")
+    names = {e.name: e for e in mem.entities()}
+    assert "Marcus's mother" not in names
+    assert [f.value for f in mem.as_of("Marcus's mother-in-law", "lives_in")] == ["Macon"]
+    assert [f.value for f in mem.as_of("Marcus's sister-in-law's husband", "job_title")] == ["pilot"]
+    assert not mem.as_of("Marcus's sister-in-law", "job_title")
+    assert "Marcus's bil" in names["Dev"].aliases and "BIL Dev" not in names
+    info = mem.context("Where does my BIL work?", speaker="Marcus")
+    assert not info.abstain and "Delta" in info.text

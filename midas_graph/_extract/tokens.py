@@ -121,7 +121,12 @@ def _name_tokens(t) -> list:
         toks = list({x.i: x for x in toks + extra}.values())
     # keep the contiguous run around t
     toks.sort(key=lambda x: x.i)
-    return [x for x in toks if x.lower_ not in ("the",)]
+    toks = [x for x in toks if x.lower_ not in ("the",)]
+    # "my MIL Loretta": a relation word after a possessive is the role, not part of the name
+    while len(toks) > 1 and toks[0].i < t.i and toks[0].lower_ in _RELATIONS and toks[0].i > 0 \
+            and toks[0].nbor(-1).lower_ in ("my", "our", "your", "his", "her", "their"):
+        toks = toks[1:]
+    return toks
 
 
 def _name_text(t) -> str:
@@ -243,3 +248,18 @@ def name_span(ent):
         return ent
     first = next((t for t in ent if t.text[:1].isupper()), None)
     return ent if first is None else ent.doc[first.i:ent.end]
+
+
+def in_law_end(doc, i: int) -> int | None:
+    """One past "in-law" when it follows token ``i`` ("mother-in-law",
+    "sister in law": the hyphens are tokens of their own), else None."""
+    k = i + 1
+    if k < len(doc) and doc[k].text == "-":
+        k += 1
+    if k >= len(doc) or doc[k].lower_ != "in":
+        return None
+    k += 1
+    if k < len(doc) and doc[k].text == "-":
+        k += 1
+    return k + 1 if k < len(doc) and doc[k].lower_ in ("law", "laws") else None
+
