@@ -355,25 +355,8 @@ def _covers(info: QueryInfo, text: str) -> bool:
 #: 6 yrs" to "what hospital is nia at?" (``words.category_nouns``). It
 #: grounds the question; it does not rank the line higher.
 CATEGORY_NAMES = True
-#: ... and so does a turn about the asked person that names a place (the
-#: place table, any case), asked "where" they are, live or come from ("where
-#: does my brother live?": "i misspoke, hes in boston"); not where they
-#: work, which a town does not answer (a university often goes by its town).
-#: Off: chosen on the development personas (2 answerable questions more, no
-#: abstention lost, LoCoMo 1 answerable more), it answered 2 should-abstain
-#: questions of the held-out half for 1 answer more (docs/assistant_eval.md,
-#: round 5): a place named near a person often does not say where they live.
-WHERE_PLACES = False
-#: Asked about someone who never speaks (a grandma, a brother), a turn about
-#: them that names the answer that way grounds the question by itself, not
-#: only when no other line shares the asked words more. Not for someone who
-#: speaks: on all 10 LoCoMo conversations that answered 12 more category-5
-#: questions (0.6996 -> 0.6726), where two speakers' lines are the near misses.
-#: Off: on the held-out personas it answered 3 should-abstain questions more
-#: for 1 answer more (docs/assistant_eval.md, round 5).
-NAMES_GROUND = False
-_WHERE = re.compile(r"\bwhere\b", re.I)
-_NOT_PLACE_ASKS = frozenset({*_ASKS_WORK, "employ", "intern", "volunteer"})
+#: (Two wider forms, a place named for "where" and such a turn grounding by
+#: itself, were measured in round 5 and removed: docs/recall.md, "Round 5".)
 _NAMED = re.compile(r"(?<=[\w,;:)] )[A-Z][\w'’&-]+")
 
 
@@ -993,18 +976,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # said then, or telling of then ("last night" said the day after: _recall.EVENT_TIMES)
         return idx.said_within(r, [(lo, hi - DATE_SLACK * 86400.0) for lo, hi in spans], DATE_SLACK * 86400.0)
 
-    # asked where someone is, lives or works, a turn about them naming a place names an answer
-    # (not where they work: a workplace is named by its name, not its town)
-    where_asked = WHERE_PLACES and bool(focus_ids) and _WHERE.search(query) is not None and not (
-        set(info.terms) & _NOT_PLACE_ASKS)
-    asked_names = {w.casefold() for n in info.names for w in n.split()}
-
-    def names_answer(text: str) -> bool:
-        return _names_one(info, text) or (where_asked and _names_place(text, asked_names))
-
     names_asked = _NAME_ASKED.search(query) is not None
     then_any = then_focus = 0.0  # best_any and best_focus among what was said then
-    named_grounding: Hit | None = None  # the asked entity's turn that names the answer (NAMES_GROUND)
     then_grounding: Hit | None = None
     grounding: Hit | None = None
     focus_fact_named = False  # a belief of the asked entity about the very thing asked
@@ -1032,7 +1005,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
         # only a turn about the asked entity can ground by naming something
-        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and names_answer(words)
+        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
         named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX) and (
             not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
@@ -1058,14 +1031,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             if strict and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(
                         info, h.text, len(focus_ids) == 1 and alias_key(group_id, h.episode.speaker) in said_by)
-                    or (named_one and where_asked and _names_place(" ".join(_own_sentences(h.text)[0]), asked_names))
             ) and not (
                     info.terms and (about := about_only(h)) is not None and not _covers(info, about)
-                    and not (named_one and names_answer(about))):
+                    and not (named_one and _names_one(info, about))):
                 if own_fit > best_focus:
                     best_focus, grounding = own_fit, h
-                if named_one and NAMES_GROUND and silent and not named_grounding:
-                    named_grounding = h
                 if then and own_fit > then_focus:
                     then_focus, then_grounding = own_fit, h
         if trace is not None:
@@ -1104,10 +1074,6 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # "Isla's manager", her manager fact answers it even if "X is a product
     # manager" is closer in wording).
     grounded = focus_fact_named or (best_focus > 0 and best_focus >= DOMINANCE * best_any)
-    if not grounded and named_grounding is not None:
-        # a turn of the asked person's that names what is asked (a place, a hospital) answers
-        # it however closely others' lines share its words: a name is no near miss
-        grounded, grounding = True, named_grounding
     # Asked about a date, what was said then judges (DATED).
     dated = bool(focus_ids) and then_any > 0 and not focus_fact_named
     if dated:

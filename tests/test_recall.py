@@ -1128,46 +1128,22 @@ def test_the_turn_recall_ranks_first_has_a_place_beside_a_boosted_belief(monkeyp
         assert "anjali" not in mem.context("who's my manager?", speaker="Ling").text
 
 
-def test_asked_where_a_turn_about_them_that_names_a_place_grounds_it(monkeypatch):
+def test_a_place_named_in_a_turn_about_someone_does_not_say_where_they_live():
     """"Where does nico live?" when Nico never speaks and no belief says where
-    he lives: the asker's turn about him that names a place ("... taco truck
-    in houston", a place in lower case) grounds it (WHERE_PLACES); a
-    question about what he drives still abstains."""
-    import midas_graph._context as context_mod
-
+    he lives: "... taco truck in houston" names a place near him, which is not
+    where he lives (round 5 measured grounding on it: it answered more
+    should-abstain questions than answerable ones on the held-out personas,
+    docs/recall.md); "where does my grandma live?" likewise for "booking
+    taipei to see ama (grandma)!"."""
     chat = [("Mateo", "nico, my brother, just opened his own taco truck in houston"),
             ("Bot", "That's exciting!"),
+            ("Mateo", "booking taipei to see ama (grandma)! sept 20 for two weeks"),
             *_FILLER]
-    monkeypatch.setattr(context_mod, "WHERE_PLACES", True)  # off by default: see its comment
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
-        ctx = mem.context("where does nico live?", speaker="Mateo")
-        assert not ctx.abstain and "houston" in ctx.text, ctx.text
-        assert mem.context("what car does nico drive?", speaker="Mateo").abstain
-        monkeypatch.setattr(context_mod, "WHERE_PLACES", False)
         assert mem.context("where does nico live?", speaker="Mateo").abstain
-
-
-def test_a_turn_that_names_where_grounds_it_whatever_else_shares_the_words(monkeypatch):
-    """"Where does my grandma live?": the asker's own "we've been in brooklyn
-    since june" shares the asked words more than "booking taipei to see ama
-    (grandma)!", which only names a place; a name is no near miss, so the
-    grandma's turn grounds it (NAMES_GROUND) rather than the context
-    abstaining on dominance."""
-    import midas_graph._context as context_mod
-
-    chat = [("Ling", "booking taipei to see ama (grandma)! sept 20 for two weeks"),
-            ("Bot", "Have a lovely trip!"),
-            *_FILLER,
-            ("Ling", "we've been in brooklyn since mid-june, williamsburg, and i finally bought a couch.")]
-    monkeypatch.setattr(context_mod, "WHERE_PLACES", True)  # both off by default: see their comments
-    monkeypatch.setattr(context_mod, "NAMES_GROUND", True)
-    with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        _add_chat(mem, chat)
-        ctx = mem.context("where does my grandma live?", speaker="Ling")
-        assert not ctx.abstain and "taipei" in ctx.text, ctx.text
-        monkeypatch.setattr(context_mod, "NAMES_GROUND", False)
-        assert mem.context("where does my grandma live?", speaker="Ling").abstain
+        assert mem.context("where does my grandma live?", speaker="Mateo").abstain
+        assert not mem.context("what did nico open?", speaker="Mateo").abstain
 
 
 def test_the_values_of_a_many_valued_attribute_answer_together(monkeypatch):
