@@ -761,9 +761,14 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     info = recaller.known_people(info, group_id)
     info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
+
+    def held_then(at: _dt.datetime) -> list[str]:
+        """Asked of another time, a role is also whoever held it then ("Ben's
+        manager" in 2022; ROLES_AS_OF)."""
+        return [i for i in recaller.roles_at(info.names, group_id, at, known_at) if i not in focus_ids]
+
     if ROLES_AS_OF and explicit_valid and focus_ids:
-        # asked as of a time: a role is also whoever held it then ("Ben's manager" in 2022)
-        focus_ids += [i for i in recaller.roles_at(info.names, group_id, valid_at, known_at) if i not in focus_ids]
+        focus_ids += held_then(valid_at)
     info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [],
                             linked(mem._store, group_id))
     if VALUE_ASKS_ATTRIBUTE and focus_ids and info.terms and _STILL.search(query):
@@ -792,9 +797,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         elif asked is not None and asked.placed and asked.has_span and asked.end <= valid_at:
             info = replace(info, about_past=True)
         if ROLES_AS_OF and asked is not None and asked.placed and asked.has_span and focus_ids and info.roles:
-            # "who was my manager back in february?": the role is also whoever held it then
-            then = min(asked.end, valid_at) - _dt.timedelta(seconds=1)
-            focus_ids += [i for i in recaller.roles_at(info.names, group_id, then, known_at) if i not in focus_ids]
+            focus_ids += held_then(min(asked.end, valid_at) - _dt.timedelta(seconds=1))  # "back in february"
         if asked is not None:
             header += (f"\nAsked about: {asked.label}; now is {_when(valid_at)}" if asked.placed else
                        f"\nAsked about: {asked.phrase}, not placed ({asked.unplaced}); lines are not limited to it")
