@@ -339,9 +339,9 @@ def run_facts(args) -> dict:
     return {"base": args.base, "contrast_pairs_per_epoch": args.contrast_pairs,
             "init_from_onnx": (f"{args.init_from_onnx} (sha256 {sha256(Path(args.init_from_onnx))})"
                                if args.init_from_onnx else None),
-            "teacher": args.teacher or None,
-            "distill_weight": args.distill_weight if args.teacher else None,
-            "temperature": args.temperature if args.teacher else None}
+            "teacher": args.teacher or (f"logits {args.teacher_logits}" if args.teacher_logits else None),
+            "distill_weight": args.distill_weight if args.teacher or args.teacher_logits else None,
+            "temperature": args.temperature if args.teacher or args.teacher_logits else None}
 
 
 def teacher_logits(teacher, tok, rows, stem: Path, args, torch, np) -> "np.ndarray":
@@ -388,6 +388,72 @@ def save_ckpt(path: Path, model, opt, state: dict, torch) -> None:
     os.replace(tmp, path)
 
 
+def snli_split(work: Path, args) -> tuple[list, list]:
+    """(validation, training) SNLI pairs, shuffled by ``args.seed``."""
+    snli_train_path, _ = fetch_snli(work)
+    snli = read_snli(snli_train_path)
+    rng = random.Random(args.seed)
+    rng.shuffle(snli)
+    snli_val, snli_train = snli[:args.snli_val], snli[args.snli_val:]
+    if args.snli_limit:
+        snli_train = snli_train[:args.snli_limit]
+    log(f"SNLI: {len(snli_train)} train, {len(snli_val)} validation pairs")
+    return snli_val, snli_train
+
+
+def rows_digest(rows) -> str:
+    """sha256 of an epoch's pairs and labels: which rows a logits file is for."""
+    h = hashlib.sha256()
+    for a, b, y in rows:
+        h.update(f"{a}\t{b}\t{y}\n".encode())
+    return h.hexdigest()
+
+
+def write_teacher_logits(args) -> Path:
+    """``--write-teacher-logits ONNX_DIR``: the exported teacher's logits for
+    epoch 0's rows, written to ``--teacher-logits`` (float16, with a JSON of
+    the arguments that make the rows and their sha256), in chunks that a
+    stopped run resumes. A student run reads the file with
+    ``--teacher-logits`` and needs no teacher model: the file is small
+    enough (about 1 MB) to keep in the repository."""
+    import numpy as np
+
+    from midas_graph.models import OnnxNLI
+
+    work = Path(args.work_dir)
+    work.mkdir(parents=True, exist_ok=True)
+    out = Path(args.teacher_logits)
+    _, snli_train = snli_split(work, args)
+    rows = build_epoch(0, snli_train, args)
+    nli = OnnxNLI(args.write_teacher_logits, threads=args.threads, batch_size=64)
+    digest = rows_digest(rows)
+    chunk, parts, t0 = 4096, [], time.time()
+    for k, i in enumerate(range(0, len(rows), chunk)):
+        part = work / f"teacher_{digest[:12]}.part-{k}.npy"  # these rows' chunks, whatever else ran here
+        if not part.exists():
+            np.save(part, nli.logits([(a, b) for a, b, _ in rows[i:i + chunk]]).astype(np.float16))
+            log(f"teacher logits {min(i + chunk, len(rows))}/{len(rows)} "
+                f"({(time.time() - t0) / 60:.1f} min this run)")
+        parts.append(np.load(part))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.save(out, np.concatenate(parts))
+    meta = {"teacher": str(args.write_teacher_logits), "rows": len(rows), "rows_sha256": digest,
+            "seed": args.seed, "memory_pairs": args.memory_pairs, "contrast_pairs": args.contrast_pairs,
+            "snli_limit": args.snli_limit, "snli_val": args.snli_val, "labels": list(LABELS), "dtype": "float16"}
+    out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
+    log(f"wrote {out} ({out.stat().st_size / 1e6:.1f} MB)")
+    return out
+
+
+def read_teacher_logits(path: Path, rows, np) -> "np.ndarray":
+    """Logits written by :func:`write_teacher_logits`, checked against the rows."""
+    meta = json.loads(path.with_suffix(".json").read_text())
+    if meta["rows"] != len(rows) or meta["rows_sha256"] != rows_digest(rows):
+        raise SystemExit(f"{path} was written for other rows (seed {meta['seed']}, memory pairs "
+                         f"{meta['memory_pairs']}, contrast pairs {meta['contrast_pairs']}): run with those")
+    return np.load(path).astype(np.float32)
+
+
 def train(args) -> Path:
     import numpy as np
     import torch
@@ -401,14 +467,7 @@ def train(args) -> Path:
         log(f"training already finished: {final_dir}")
         return final_dir
 
-    snli_train_path, _ = fetch_snli(work)
-    snli = read_snli(snli_train_path)
-    rng = random.Random(args.seed)
-    rng.shuffle(snli)
-    snli_val, snli_train = snli[:args.snli_val], snli[args.snli_val:]
-    if args.snli_limit:
-        snli_train = snli_train[:args.snli_limit]
-    log(f"SNLI: {len(snli_train)} train, {len(snli_val)} validation pairs")
+    snli_val, snli_train = snli_split(work, args)
 
     tok = make_tokenizer(args.max_len, tokenizer_file(args))
     model = load_classifier(base_dir_for(args))
@@ -474,6 +533,11 @@ def train(args) -> Path:
         if teacher is not None:
             soft = torch.tensor(teacher_logits(teacher, teacher_tok, rows, work / f"teacher_ep{ep}",
                                                args, torch, np) / args.temperature).softmax(-1)
+        elif args.teacher_logits and not args.write_teacher_logits:
+            if ep > 0:
+                raise SystemExit("--teacher-logits holds epoch 0 only: use --epochs 1, or --teacher")
+            soft = torch.tensor(read_teacher_logits(Path(args.teacher_logits), rows, np)
+                                / args.temperature).softmax(-1)
         log(f"epoch {ep}: {len(rows)} pairs ({args.memory_pairs} generated, "
             f"{args.contrast_pairs} contrast), starting at batch "
             f"{state['step_in_epoch']}/{len(order)}")
@@ -825,6 +889,10 @@ def main(argv=None) -> None:
     ap.add_argument("--init-from-onnx", default="",
                     help="start from the weights of an int8 ONNX export (e.g. the shipped model)")
     ap.add_argument("--teacher", default="", help="a trained model dir (final/) to distil from")
+    ap.add_argument("--teacher-logits", default="",
+                    help="a teacher's logits for epoch 0 (see --write-teacher-logits) to distil from")
+    ap.add_argument("--write-teacher-logits", default="", metavar="ONNX_DIR",
+                    help="only write the logits of this exported teacher for epoch 0 to --teacher-logits")
     ap.add_argument("--distill-weight", type=float, default=0.7,
                     help="share of the loss that is KL to the teacher (rest: gold labels)")
     ap.add_argument("--temperature", type=float, default=2.0)
@@ -849,6 +917,11 @@ def main(argv=None) -> None:
     ap.add_argument("--more", action="store_true",
                     help="continue training past an existing final model (raise --epochs)")
     args = ap.parse_args(argv)
+    if args.write_teacher_logits:
+        if not args.teacher_logits:
+            raise SystemExit("--write-teacher-logits needs --teacher-logits FILE.npy to write")
+        write_teacher_logits(args)
+        return
     final_dir = Path(args.work_dir) / "final"
     if args.finalize:
         final_dir = finalize_from_checkpoint(args)
