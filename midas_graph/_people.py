@@ -305,6 +305,9 @@ class _Turn:
     #: the people its closing question names ("Has Nico been to Franklin before?"), for a
     #: pronoun in the answer ("nope, hes a chef")
     question_persons: list[tuple[str, str]] = field(default_factory=list)
+    #: the words it said that are not self-introductions, folded: a name its speaker spoke of
+    #: ("saoirse, born oct 30") is someone else when the next turn greets it ("Welcome, Saoirse")
+    spoke_of: frozenset[str] = frozenset()
 
 
 class Tracker:
@@ -485,12 +488,13 @@ def _name_back(doc, j: int) -> tuple[int, int] | None:
 
 def _bounded_after(doc, k: int) -> bool:
     """Whether token k ends a phrase: the end, a closing mark, "and", or a verb
-    follows ("'s" read as "is": "my husband Youssef's at Bombardier")."""
+    follows ("'s" read as "is": "my husband Youssef's at Bombardier"), or a
+    possessive "'s" and what is theirs ("our daughter saoirse's christening")."""
     return k >= len(doc) or doc[k].text in _CLOSE or doc[k].lower_ in ("and", "&", "who", "btw") \
         or doc[k].pos_ in ("VERB", "AUX") or (  # "my wife Nia just moved"
             doc[k].pos_ == "ADV" and k + 1 < len(doc) and doc[k + 1].pos_ in ("VERB", "AUX")) or (
             doc[k].lower_ in ("'s", "\u2019s") and k + 1 < len(doc)
-            and (doc[k + 1].pos_ in ("ADP", "ADV", "ADJ", "VERB") or doc[k + 1].tag_ == "VBG"))
+            and (doc[k + 1].pos_ in ("ADP", "ADV", "ADJ", "VERB", "NOUN") or doc[k + 1].tag_ == "VBG"))
 
 
 def _closed_role(doc, r: _Role) -> int | None:
@@ -655,7 +659,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             intro = True
         nick_candidates.extend((nm, sent) for nm in nick)
         for nm in _vocatives(doc, sent):
-            if listener and _supported(tracker, listener, nm, sent.text):
+            if listener and _supported(tracker, listener, nm, sent.text) and not _spoke_of(tracker, listener, nm):
                 out.listener_names.append((nm, sent.text.strip()))
     signed = _signature(doc)
     if signed is not None:
@@ -749,6 +753,9 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     if NICKNAMES:
         out.nicknames.extend(_nicknames(doc, out.pronouns))
     turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])
+    if SPOKEN_OF_NOT_LISTENER:
+        own = {fold(w) for nm, _ in out.self_names for w in nm.split()}
+        turn.spoke_of = frozenset(fold(t.text) for t in doc if t.is_alpha) - own
     turn.asked, turn.asked_names = _question(doc, listener)
     sents = list(doc.sents)
     if sents and sents[-1].text.strip().endswith("?"):
@@ -931,6 +938,17 @@ def _supported(tracker: Tracker, listener: str, name: str, sentence: str) -> boo
     if len(n) >= 3 and n in who:
         return True
     return bool(_MEETING.search(sentence)) or tracker.vocatives[key] >= 2
+
+
+#: A name the listener's own last turn spoke of is not the listener's ("saoirse,
+#: born oct 30" / "Congratulations, Ocky!! Welcome, Saoirse."): a greeting may
+#: meet someone the listener brought in.
+SPOKEN_OF_NOT_LISTENER = True
+
+
+def _spoke_of(tracker: Tracker, listener: str, name: str) -> bool:
+    before = tracker.previous(listener)
+    return bool(before) and all(fold(w) in before[-1].spoke_of for w in name.split())
 
 
 def _called_by_others(verb_before) -> bool:

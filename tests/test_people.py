@@ -470,3 +470,30 @@ def test_an_in_law_is_not_the_parent_and_a_role_before_a_name_is_not_the_name(me
     assert "Marcus's bil" in names["Dev"].aliases and "BIL Dev" not in names
     info = mem.context("Where does my BIL work?", speaker="Marcus")
     assert not info.abstain and "Delta" in info.text
+
+
+def test_a_greeting_to_someone_the_listener_spoke_of_does_not_rename_the_listener(mem, monkeypatch):
+    """"she came early!!! saoirse, born oct 30" / "Congratulations, Ocky!!
+    Welcome, Saoirse.": the welcome meets the baby the listener spoke of, so
+    Saoirse is no alias of the father (SPOKEN_OF_NOT_LISTENER); and "our
+    daughter saoirse's christening" makes the daughter Saoirse (a
+    possessive after the name closes the apposition)."""
+    import midas_graph._people as people_mod
+
+    chat = [("liam", "liam here. the lads call me ocky so whatever u like"),
+            ("assistant", "Hi Ocky! What can I help with?"),
+            ("liam", "she came early!!!!! saoirse, born oct 30, 3.1kg, both grand. im wrecked and i love her"),
+            ("assistant", "Congratulations, Ocky!! Welcome, Saoirse."),
+            ("liam", "our daughter saoirse's christening is dec 8 in salthill")]
+    for speaker, text in chat:
+        mem.add_episode(text, speaker=speaker)
+    by = {e.name: e for e in mem.entities()}
+    assert "Saoirse" not in by["liam"].aliases
+    assert "liam's daughter" in by["Saoirse"].aliases
+    ctx = mem.context("when was my daughter born?", speaker="liam")
+    assert not ctx.abstain and "oct 30" in ctx.text
+    monkeypatch.setattr(people_mod, "SPOKEN_OF_NOT_LISTENER", False)
+    with Memory(engine=ENGINE, embedder=mem._embedder(), nli=mem._nli()) as other:
+        for speaker, text in chat[:4]:
+            other.add_episode(text, speaker=speaker)
+        assert "Saoirse" in {a for e in other.entities() if e.name == "liam" for a in e.aliases}

@@ -204,6 +204,7 @@ class Casing:
             span = _span(text, words, k, n)
             if span is None or not span.islower():
                 continue
+            span = _POSSESSIVE.sub("", span)  # "saoirse's christening"
             form = self.proper.get(span)
             if form is None:
                 continue
@@ -213,7 +214,7 @@ class Casing:
         return None
 
     def _name_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
-        w = words[k].group(0)
+        w = _POSSESSIVE.sub("", words[k].group(0))  # "our daughter saoirse's christening"
         if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
                 or w in self.common or w in _english():
             return None
@@ -291,6 +292,7 @@ _HELLOS = frozenset("hi hey hello heya hiya yo hai howdy greetings".split())
 #: words that may follow the name and end its clause ("i'm mei-ling but ...")
 _SELF_NAME_AFTER = frozenset("but and btw from by tho though fyi".split())
 _POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"})
+_POSSESSIVE = re.compile(r"['\u2019]s$")
 
 
 
