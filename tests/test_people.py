@@ -48,6 +48,7 @@ def roles(p):
     ("Thank you kindly. Regards, Ambrose", "Ambrose"),  # a sign-off
     ("The tomatoes are in.\n- Hal", "Hal"),  # the tagger takes "Hal" for a verb
     ("Will call Monday.\nBest wishes,\nPerpetua Lindqvist", "Perpetua Lindqvist"),
+    ("So here goes. Name is Wendell Ostrowski but everybody calls me Ozzie.", "Wendell Ostrowski"),
 ])
 def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -59,6 +60,7 @@ def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     "It's coffee, not tea.", "I'm a nurse.",
     "Chicago here!", "Rain here again.", "Tom here is my brother.",  # a place, the weather, not an intro
     "thanks, Kate", "Love, Mom", "back to work tomorrow - Monday", "Going to the store - Target",
+    "Name is on the list.", "Name is spelled wrong on the card.",
 ])
 def test_no_self_name_where_there_is_none(spacy_nlp, text):
     [p] = people_of(spacy_nlp, [("u1", text)])
