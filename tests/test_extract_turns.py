@@ -135,6 +135,7 @@ def test_a_day_of_the_month_corrects_a_day(nlp):
     ("How old are you?", "52", ("Imke", "age", 52)),
     ("Any particular brand you like?", "clipper, the green box", ("Imke", "favorite_brand", "clipper")),
     ("Congrats! When do you start at Initech?", "the 3rd of June!", ("Imke", "employer", "Initech")),
+    ("Congrats! What's the role?", "site foreman. with sisk.", ("Imke", "job_title", "site foreman")),
 ])
 def test_a_fragment_answer_takes_the_slot_of_the_question(nlp, prompt, text, expected):
     got = {(c.subject, c.attribute, c.value) for c in run(nlp, text, prompt=prompt).claims}
@@ -148,6 +149,14 @@ def test_a_fragment_answer_takes_the_slot_of_the_question(nlp, prompt, text, exp
 ])
 def test_no_question_or_no_fragment_gives_no_answer(nlp, prompt, text):
     assert not [c for c in run(nlp, text, prompt=prompt).claims if c.rule.startswith("answer_")]
+
+
+def test_a_title_one_is_made_with_no_subject_is_the_speakers(nlp):
+    """"made contracts manager at john paul." (chat, the subject dropped): a
+    new title of the speaker's; "Made pasta at home" is no job."""
+    got = {(c.subject, c.attribute, c.value) for c in run(nlp, "made contracts manager at john paul. more money").claims}
+    assert ("Imke", "job_title", "contracts manager") in got, got
+    assert not [c for c in run(nlp, "Made pasta at home tonight.").claims if c.attribute == "job_title"]
 
 
 def test_without_a_prompt_a_fragment_is_unparsed_and_said_so(nlp):

@@ -302,10 +302,13 @@ def h_fire(w, v, st, pol, tense, tv) -> None:
 
 
 def h_make(w, v, st, pol, tense, tv) -> None:
-    """ "Tom has been made head of sales", "Priya got made a partner at her firm": a new title."""
-    if _child(v, "nsubjpass") is None or pol == "negate" or tense == "future":
+    """ "Tom has been made head of sales", "Priya got made a partner at her firm": a new title;
+    "made contracts manager at john paul." with no subject at all: the speaker's."""
+    elided = (v.lower_ == "made" and v.dep_ == "ROOT" and v.i == v.sent.start
+              and _child(v, "nsubj") is None and _child(v, "nsubjpass") is None)
+    if _child(v, "nsubjpass") is None and not elided or pol == "negate" or tense == "future":
         return
-    subj = w.subject(st)
+    subj = Subj(w.ctx.speaker, True, 0.8, True, None) if elided else w.subject(st)
     if subj is None or not subj.person:
         return
     title = next((c for c in v.children if c.dep_ in ("oprd", "dobj", "attr", "xcomp") and c.pos_ in ("NOUN", "PROPN")), None)
