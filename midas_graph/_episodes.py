@@ -20,6 +20,7 @@ from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
 from ._extract.location import housing_places
+from ._extract.lexicon import _RELATIONS
 from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
@@ -734,6 +735,9 @@ class Ingest:
         return list({f.id: f for f in facts}.values()), list({f.id: f for f in closed}.values())
 
 
+_RELATION_OF = {_people.fold(w): a for w, a in _RELATIONS.items()}
+
+
 def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tuple[Extraction, _people.People]:
     """The relation facts a role and a name make ("my wife Sarah": <speaker>
     · wife: Sarah; "Churro (lucia's cat)": lucia · has_cat: Churro), and the
@@ -748,8 +752,9 @@ def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tupl
         cls = _people.role_class(word)
         if cls is None:
             continue
-        # the role word (the registry spells wife and husband spouse); a pet: has_<kind>
-        attr = _people.fold(word) if cls[2] else f"has_{cls[0]}"
+        # the relation the word names, as extraction spells it ("bf" -> partner, "mil" ->
+        # mother_in_law; the registry spells wife and husband spouse); a pet: has_<kind>
+        attr = _RELATION_OF.get(_people.fold(word), _people.fold(word)) if cls[2] else f"has_{cls[0]}"
         key = (owner.casefold(), _people.fold(attr), _people.fold(r.name))
         if key in seen:
             continue

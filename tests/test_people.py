@@ -499,3 +499,17 @@ def test_a_greeting_to_someone_the_listener_spoke_of_does_not_rename_the_listene
         for speaker, text in chat[:4]:
             other.add_episode(text, speaker=speaker)
         assert "Saoirse" in {a for e in other.entities() if e.name == "liam" for a in e.aliases}
+
+
+def test_a_role_with_a_name_states_the_relation_its_word_names(mem):
+    """"Who's Dario?" / "my bf lol": one relation, partner (not a "bf"
+    attribute beside it), held by one person at a time, so "my new bf javi"
+    closes Dario; "my MIL Loretta" is mother_in_law."""
+    mem.add_episode("Who's Dario?", speaker="assistant", reference_time="2024-02-18T04:02")
+    mem.add_episode("my bf lol. 2 yrs in april", speaker="rosie", reference_time="2024-02-18T04:03")
+    mem.add_episode("my new bf Javi is taking me to Galveston lol", speaker="rosie", reference_time="2024-10-01T04:03")
+    mem.add_episode("My MIL Loretta is visiting.", speaker="rosie", reference_time="2024-10-02T04:03")
+    now = {(f.attribute, f.value) for f in mem.as_of("rosie")}
+    assert ("partner", "Javi") in now and ("partner", "Dario") not in now
+    assert not any(a in ("bf", "mil") for a, _ in now) and ("mother_in_law", "Loretta") in now
+    assert [f.value for f in mem.as_of("rosie", "partner", valid_at="2024-06-01")] == ["Dario"]
