@@ -917,23 +917,22 @@ class Recaller:
             owner, word = _people.split_role(role)  # type: ignore[misc]
             found: list[str] = []
             for path in _people.kin_paths(word) if role not in through_only else ():
-                found += self._role_ids(f"{owner}'s {' ' .join(path[:1])}'s {path[-1]}", group_id) \
-                    if len(path) == 2 else []  # "Marcus's daughter's spouse", as a turn said it
+                found += self._role_ids("'s ".join((owner, *path)), group_id)  # "Marcus's daughter's spouse"
                 owners = [owner]
-                for step in path[:-1]:
-                    owners = self._person_names([i for o in owners for i in self._role_ids(f"{o}'s {step}", group_id)],
-                                                group_id)[0]
+                for step in path[:-1]:  # "Marcus's daughter" is Shelby; "Shelby's spouse"
+                    ids = [i for o in owners for i in self._role_ids(f"{o}'s {step}", group_id)]
+                    owners = self._person_names(ids, group_id)[0]
                 found += [i for o in owners for i in self._role_ids(f"{o}'s {path[-1]}", group_id)]
             through = _people.kin_through(word)
             if through:
-                _, as_roles = self._person_names(self.mem._store.lookup_names([alias_key(group_id, owner)])
-                                                 .values() or self._role_ids(owner, group_id), group_id)
+                # the roles the owner is known by ("Nia" is "Marcus's wife"): Marcus's mother-in-law
+                ids = list(self.mem._store.lookup_names([alias_key(group_id, owner)]).values()) \
+                    or self._role_ids(owner, group_id)
+                as_roles = [_people.split_role(r) for r in self._person_names(ids, group_id)[1]]
                 for step, target in through:
                     step_class = _people.role_class(step)[0]  # type: ignore[index]
-                    for r in as_roles:
-                        parts = _people.split_role(r)
-                        if parts and (_people.role_class(parts[1]) or ("",))[0] == step_class:
-                            found += self._role_ids(f"{parts[0]}'s {target}", group_id)
+                    found += [i for parts in as_roles if parts and _people.role_class(parts[1])[0] == step_class
+                              for i in self._role_ids(f"{parts[0]}'s {target}", group_id)]
             if found:
                 out[role] = list(dict.fromkeys(found))
         return out
