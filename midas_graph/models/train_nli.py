@@ -437,7 +437,8 @@ def write_teacher_logits(args) -> Path:
         parts.append(np.load(part))
     out.parent.mkdir(parents=True, exist_ok=True)
     np.save(out, np.concatenate(parts))
-    meta = {"teacher": str(args.write_teacher_logits), "rows": len(rows), "rows_sha256": digest,
+    meta = {"teacher": str(args.write_teacher_logits), "teacher_sha256": sha256(nli.model_path),
+            "rows": len(rows), "rows_sha256": digest,
             "seed": args.seed, "memory_pairs": args.memory_pairs, "contrast_pairs": args.contrast_pairs,
             "snli_limit": args.snli_limit, "snli_val": args.snli_val, "labels": list(LABELS), "dtype": "float16"}
     out.with_suffix(".json").write_text(json.dumps(meta, indent=2) + "\n")
