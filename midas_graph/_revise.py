@@ -87,17 +87,32 @@ def candidates(
     vectors: dict[str, np.ndarray],
     *,
     single: bool,
+    text: str = "",
 ) -> list[Fact]:
-    """Facts NLI should see for a new claim (see module doc)."""
+    """Facts NLI should see for a new claim (see module doc). A belief of
+    another attribute whose value the new statement names is not one
+    (``text``; NAMED_VALUE_KEEPS): "I got promoted to senior analyst at
+    Acme." contradicts "I joined Acme as a junior analyst." on the title,
+    not on ``employer: Acme``."""
     out = []
     for f in current:
         if f.attribute == attribute:
             if not single:  # single-valued: the rule decides, NLI is not asked
                 out.append(f)
         elif text_vector is not None and f.id in vectors:
-            if float(vectors[f.id] @ text_vector) >= CANDIDATE_COSINE:
+            if float(vectors[f.id] @ text_vector) >= CANDIDATE_COSINE and not (
+                    NAMED_VALUE_KEEPS and text and _names_value(text, f.value)):
                 out.append(f)
     return out
+
+
+#: See :func:`candidates`.
+NAMED_VALUE_KEEPS = True
+
+
+def _names_value(text: str, value: object) -> bool:
+    v = str(value).strip()
+    return len(v) > 1 and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", text, re.I) is not None
 
 
 #: A correction that names neither the attribute nor the value it takes back

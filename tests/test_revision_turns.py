@@ -7,6 +7,9 @@ Sentences are written for these tests."""
 from __future__ import annotations
 
 import pytest
+from conftest import ENGINE, StepClock
+
+from midas_graph import Memory
 
 pytestmark = pytest.mark.engine
 
@@ -161,3 +164,27 @@ def test_a_turn_does_not_contradict_what_it_says_itself(mem):
     assert cur(mem, "Sarah", "job_title") == ["principal"]
     assert cur(mem, "Sarah", "employer") == ["Lincoln High"]
     assert [f.value for f in r.superseded] == ["Acme"]
+
+
+def test_a_statement_that_names_a_beliefs_value_does_not_supersede_it(monkeypatch):
+    """"I got promoted to senior analyst at Acme." contradicts "I joined Acme
+    as a junior analyst." on the title; the engine also asks NLI about the
+    employer belief (another attribute, similar text), and a model that says
+    contradiction there (the bundled one at a lower threshold does) must not
+    close ``employer: Acme``: the new statement names Acme (NAMED_VALUE_KEEPS)."""
+    import midas_graph._revise as revise_mod
+    from midas_graph.models import OnnxNLI
+    from midas_graph.models._nli import bundled_nli_dir
+
+    def told():
+        mem = Memory(engine=ENGINE, clock=StepClock(), nli=OnnxNLI(bundled_nli_dir(), threshold=0.5))
+        mem.add_episode("I joined Acme as a junior analyst.", speaker="Tomasz", reference_time="2024-01-08T09:00")
+        mem.add_episode("I got promoted to senior analyst at Acme.", speaker="Tomasz", reference_time="2024-06-03T09:00")
+        return mem
+
+    with told() as mem:
+        assert [f.value for f in mem.as_of("Tomasz", "employer")] == ["Acme"]
+        assert [f.value for f in mem.as_of("Tomasz", "job_title")] == ["senior analyst"]
+    monkeypatch.setattr(revise_mod, "NAMED_VALUE_KEEPS", False)
+    with told() as mem:
+        assert mem.as_of("Tomasz", "employer") == []
