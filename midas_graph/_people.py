@@ -42,7 +42,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
-from ._extract.tokens import in_law_end, name_span
+from ._extract.tokens import in_law, name_span
 from ._extract.lexicon import LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
@@ -442,8 +442,8 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
         t = doc[i]
         word, end = t.lower_, i + 1
         # "mother-in-law", "sister in law": hyphens are tokens of their own
-        if (law := in_law_end(doc, i)) is not None:
-            word, end = f"{t.lower_}-in-{doc[law - 1].lower_}", law
+        if (law := in_law(doc, i)) is not None:
+            word, end = law
         cls = role_class(word) if t.pos_ in ("NOUN", "PROPN", "ADJ", "X") or t.is_alpha else None
         if cls is None or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON") or (word in ("pa", "ma", "ex", "sis", "bro") and t.pos_ != "NOUN"):
             i += 1

@@ -37,7 +37,7 @@ from typing import Any
 PRONOUN_SUBJECTS = True
 
 from .lexicon import _FIRST, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS
-from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, in_law_end
+from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, in_law
 
 
 class Parties:
@@ -168,11 +168,11 @@ def resolve_subject(s, ctx: Parties) -> Subj | None:
     if rel is not None:
         owner = poss_owner(s, ctx)
         if owner is not None:
-            law = in_law_end(s.doc, s.i)  # "my mother-in-law" is not "my mother"
-            word = s.lower_ if law is None else f"{s.lower_}-in-{s.doc[law - 1].lower_}"
-            if law is not None and law + 1 < len(s.doc) and s.doc[law].lower_ in ("'s", "\u2019s") \
-                    and relation_key(s.doc[law + 1]) is not None:  # "my sister-in-law's husband is ..."
-                nxt = s.doc[law + 1]
+            law = in_law(s.doc, s.i)  # "my mother-in-law" is not "my mother"
+            word, end = law if law is not None else (s.lower_, None)
+            if end is not None and end + 1 < len(s.doc) and s.doc[end].lower_ in ("'s", "\u2019s") \
+                    and relation_key(s.doc[end + 1]) is not None:  # "my sister-in-law's husband is ..."
+                nxt = s.doc[end + 1]
                 return Subj(f"{owner.name}'s {word}'s {nxt.lower_}", False, 0.8, nxt.lower_ not in _PETS, nxt)
             return Subj(f"{owner.name}'s {word}", False, 0.8, s.lower_ not in _PETS, s)
         return None
@@ -214,12 +214,12 @@ def poss_owner(t, ctx: Parties) -> Subj | None:
     if p.pos_ == "PRON":
         return None
     if p.lower_ in ("law", "laws"):  # "my sister-in-law's husband": the owner is the sister-in-law
-        rel = next((doc_t for doc_t in (p.doc[j] for j in range(max(0, p.i - 4), p.i))
-                    if in_law_end(p.doc, doc_t.i) == p.i + 1 and relation_key(doc_t) is not None), None)
+        rel = next((p.doc[j] for j in range(max(0, p.i - 4), p.i)
+                    if (in_law(p.doc, j) or ("", -1))[1] == p.i + 1 and relation_key(p.doc[j]) is not None), None)
         o2 = poss_owner(rel, ctx) if rel is not None else None
         if o2 is None:
             return None
-        return Subj(f"{o2.name}'s {rel.lower_}-in-{p.lower_}", False, 0.8, True, p)  # type: ignore[union-attr]
+        return Subj(f"{o2.name}'s {in_law(p.doc, rel.i)[0]}", False, 0.8, True, p)  # type: ignore[union-attr,index]
     if p.pos_ == "NOUN" and relation_key(p) is not None:
         # "my dog's name", "Melanie's daughter's school"
         o2 = poss_owner(p, ctx)

@@ -250,9 +250,10 @@ def name_span(ent):
     return ent if first is None else ent.doc[first.i:ent.end]
 
 
-def in_law_end(doc, i: int) -> int | None:
-    """One past "in-law" when it follows token ``i`` ("mother-in-law",
-    "sister in law": the hyphens are tokens of their own), else None."""
+def in_law(doc, i: int) -> tuple[str, int] | None:
+    """The role word and one past its end when "in-law" follows token ``i``
+    ("mother-in-law", "sister in law": the hyphens are tokens of their
+    own): ("sister-in-law", end), else None."""
     k = i + 1
     if k < len(doc) and doc[k].text == "-":
         k += 1
@@ -261,5 +262,7 @@ def in_law_end(doc, i: int) -> int | None:
     k += 1
     if k < len(doc) and doc[k].text == "-":
         k += 1
-    return k + 1 if k < len(doc) and doc[k].lower_ in ("law", "laws") else None
+    if k < len(doc) and doc[k].lower_ in ("law", "laws"):
+        return f"{doc[i].lower_}-in-{doc[k].lower_}", k + 1
+    return None
 
