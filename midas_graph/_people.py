@@ -207,6 +207,12 @@ def kin_through(word: str) -> list[tuple[str, str]]:
     return [(step, f"{cls[0]}-in-law") for step in ("spouse", "partner", "fiance")]
 
 
+def has_kin(word: str) -> bool:
+    """Whether a role word names kin others can reach (:func:`kin_paths`,
+    :func:`kin_through`)."""
+    return bool(kin_paths(word) or kin_through(word))
+
+
 def role_name(owner: str, word: str) -> str:
     """The entity name of a role, as extraction spells it: "mateo_a's fiancée"."""
     return f"{owner}'s {word.lower()}"

@@ -88,7 +88,6 @@ NAME_VARIANTS = True
 #: A role known only through others is found through them ("my mother-in-law":
 #: my wife's mother; ``_people.KIN_PATHS``).
 KIN = True
-_KIN_DEPTH = threading.local()
 #: A question typed without capitals gets the capitals of the people the
 #: memory knows before it is parsed (:meth:`Recaller.cased_question`).
 QUESTION_NAMES = True
@@ -810,12 +809,13 @@ class Recaller:
                            ep.reference_time, {"cold": True}))
         return out
 
-    def resolve_names(self, names, group_id: str) -> list[str]:
+    def resolve_names(self, names, group_id: str, *, kin: bool = True) -> list[str]:
         """Entity ids of the names a question uses, each with every entity it
         is one with (``_entities.cluster``: "Sarah" and "user's wife" after
         "my wife Sarah"). A role name ("user's wife") is found by its name
         keys (as written and by its class, "user's spouse"), else as the
-        value of its owner's current relation fact ("user · spouse: Sarah");
+        value of its owner's current relation fact ("user · spouse: Sarah"),
+        else (``kin``) through others (:meth:`_by_kin`);
         :meth:`unknown_roles` says which roles found nobody."""
         store = self.mem._store
         keys: dict[str, str] = {}
@@ -825,15 +825,17 @@ class Recaller:
         found = store.lookup_names(keys)
         roles = {n for n in names if _people.split_role(n) is not None}
         if roles - {keys[k] for k in found}:
-            found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys))
+            found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys, kin=kin))
         ids = list(dict.fromkeys(found.values()))
-        if KIN and roles and not getattr(_KIN_DEPTH, "on", False):
+        kin_roles = {r for r in roles if _people.has_kin(_people.split_role(r)[1])} if KIN and kin else set()  # type: ignore[index]
+        if kin_roles:
             # known by no name ("my MIL just moved to Macon" made a "Marcus's mil" of its own): also through others
-            named = {keys[k] for k, i in found.items() if keys[k] in roles and self._person_names([i], group_id)[0]}
+            named = {keys[k] for k, i in found.items() if keys[k] in kin_roles
+                     and self._person_names([i], group_id)[0]}
             # a named one is still one with whoever is that person from the other end ("Nia's mom" and "my MIL")
-            for role, kin in self._by_kin(roles, group_id, through_only=named).items():
-                ids.extend(i for i in kin if i not in ids)
-                found.update((k, kin[0]) for k, n in keys.items() if n == role and k not in found)
+            for role, found_kin in self._by_kin(kin_roles, group_id, through_only=named).items():
+                ids.extend(i for i in found_kin if i not in ids)
+                found.update((k, found_kin[0]) for k, n in keys.items() if n == role and k not in found)
         missing = [n for key, n in keys.items() if key not in found]
         # "What was Johns's reaction?": a stray plural s on a known name
         bare = {alias_key(group_id, n[:-1]): n for n in missing if len(n) > 3 and n.endswith("s")}
@@ -886,7 +888,7 @@ class Recaller:
         """The entities a role name is known as, by its spellings or as its
         owner's relation fact; nothing guessed."""
         keys = {alias_key(group_id, s): role for s in _people.role_keys(role, asked=True)}
-        found = self.mem._store.lookup_names(keys) or self._by_relation([role], group_id, keys)
+        found = self.mem._store.lookup_names(keys) or self._by_relation([role], group_id, keys, kin=False)
         return list(dict.fromkeys(found.values()))
 
     def _person_names(self, ids, group_id: str) -> tuple[list[str], list[str]]:
@@ -904,14 +906,9 @@ class Recaller:
         spouse's mother, "my grandson" a son of my child
         (``_people.kin_paths``; not for the roles in ``through_only``, known
         by a name already); "Nia's mom", when Nia is my wife, my
-        mother-in-law (``_people.kin_through``). Role name -> entity ids."""
-        _KIN_DEPTH.on = True  # one step of kin: the lookups below do not reason about kin again (aunt <-> uncle)
-        try:
-            return self._kin_of(roles, group_id, through_only)
-        finally:
-            _KIN_DEPTH.on = False
-
-    def _kin_of(self, roles, group_id: str, through_only) -> dict[str, list[str]]:
+        mother-in-law (``_people.kin_through``). Role name -> entity ids.
+        One step of kin: the lookups here do not reason about kin again (an
+        aunt is an uncle's spouse and an uncle an aunt's)."""
         out: dict[str, list[str]] = {}
         for role in roles:
             owner, word = _people.split_role(role)  # type: ignore[misc]
@@ -947,7 +944,7 @@ class Recaller:
         keys = {alias_key(group_id, n): n for n in roles}
         return list(dict.fromkeys(self._by_relation(roles, group_id, keys, at=(valid_at, known_at)).values()))
 
-    def _by_relation(self, roles, group_id: str, keys: dict[str, str], at=None) -> dict[str, str]:
+    def _by_relation(self, roles, group_id: str, keys: dict[str, str], at=None, *, kin: bool = True) -> dict[str, str]:
         """Role names found as the entity value of their owner's current
         relation fact ("my sister" -> "user · sister: Ana" -> Ana), or the one
         valid and known at ``at`` (valid_at, known_at), as alias key -> entity
@@ -958,7 +955,7 @@ class Recaller:
         out: dict[str, str] = {}
         for role in roles:
             owner, word = _people.split_role(role)  # type: ignore[misc]
-            owner_ids = self.resolve_names([owner], group_id) if owner else []
+            owner_ids = self.resolve_names([owner], group_id, kin=kin) if owner else []
             if not owner_ids:
                 continue
             cls = _people.role_class(word)
