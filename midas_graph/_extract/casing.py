@@ -256,11 +256,10 @@ class Casing:
             if k > _SELF_WITHIN or not any(m.group(0).lower() in _HELLOS for m in words[:k]) \
                     or len(parts) == 1 and w in _english():
                 return None
-        rest = text[words[k].end():]
-        after = _WORD.match(rest.lstrip(" "))
-        ends = not rest.strip() or not rest.lstrip(" ")[:1].isalnum() or (
-            after is not None and rest.lstrip(" ").startswith(after.group(0))
-            and after.group(0).lower() in _SELF_NAME_AFTER)
+        rest = text[words[k].end():].lstrip(" ")
+        after = _WORD.match(rest)  # the clause ends here, or goes on with "but", "btw", ...
+        ends = not rest.strip() or not rest[:1].isalnum() or (
+            after is not None and after.group(0).lower() in _SELF_NAME_AFTER)
         return self._named(w) if ends else None
 
     def _place_at(self, text: str, words, k: int) -> tuple[str, int] | None:
