@@ -14,7 +14,13 @@ real engine (``Memory.add_episode``) the way ``eval/revision_eval.py`` does:
 - ``contradiction_unregistered`` (expect the old value closed): a new value
   of an attribute that is *not* in the attribute registry, so that only NLI
   can close the old one ("My dentist is Dr. Lee." / "I switched dentists, I
-  see Dr. Patel now.").
+  see Dr. Patel now.");
+- ``value_kept_other_change`` (expect only the named old value closed, if
+  any): a statement that names an old belief's own value while it changes
+  something else ("I joined Acme as a junior analyst." / "I got promoted to
+  senior analyst at Acme.": the title changes, the employer is Acme still).
+  Written by hand, one per line of ``KEPT``, after a false supersession of
+  exactly this shape (an employer closed by a promotion at that employer).
 
 The sentences are written here for this purpose (wording not taken from the
 NLI training generators). Deterministic:
@@ -137,6 +143,24 @@ VALS = {
 }
 
 
+# (speaker, first turn, last turn, the old value the last turn replaces or None):
+# the last turn names a value the first one stated, which stays held.
+KEPT = [
+    ("Priya", "I joined Acme as a junior analyst.", "I got promoted to senior analyst at Acme.", "junior analyst"),
+    ("Tomasz", "I work at Google as a software engineer.", "I moved to the Maps team at Google last month.", None),
+    ("Lucia", "I study biology at UCLA.", "I switched my major to chemistry, but I'm still at UCLA.", "biology"),
+    ("Oskar", "I live in Toronto.", "We moved to a bigger apartment in Toronto.", None),
+    ("Keiko", "I drive a Honda Civic.", "My Honda Civic just passed 200,000 km.", None),
+    ("Hanna", "I'm a nurse at St. Mary's Hospital.", "I started working night shifts at St. Mary's Hospital.", None),
+    ("Jorge", "I teach math at Lincoln High.", "This year I'm teaching physics at Lincoln High.", "math"),
+    ("Amina", "I'm a manager at Deloitte.", "I got promoted to senior manager at Deloitte.", "manager"),
+    ("Rafael", "I play bass in a band called The Lanterns.", "The Lanterns just signed with a small label.", None),
+    ("Noor", "My dentist is Dr. Okafor.", "Dr. Okafor moved her practice to Elm Street.", None),
+    ("Sven", "I'm a line cook at Nopa.", "I'm the sous chef at Nopa now.", "line cook"),
+    ("Greta", "I work at Spotify in Stockholm.", "I transferred to Spotify's London office.", "Stockholm"),
+]
+
+
 def _fill(t: str, v: dict) -> str:
     for k, x in v.items():
         t = t.replace("{" + k + "}", x)
@@ -192,6 +216,8 @@ def build() -> list[dict]:
         n += 1
         case("contradiction_unregistered", rng.choice(NAMES), _fill(f, v), _fill(l, v),
              _fill(stale, v), True, n)
+    for n, (name, first, last, stale) in enumerate(KEPT, 1):
+        case("value_kept_other_change", name, first, last, stale, stale is not None, n)
     return out
 
 
