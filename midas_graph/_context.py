@@ -289,7 +289,38 @@ class Context:
 
 def _words(text: str) -> set[str]:
     """The Snowball stems of a text's words ("camping", "camped" -> "camp")."""
-    return set(_stemmer().stemWords(_WORD.findall(text.casefold())))
+    return set(_stemmer().stemWords(_WORD.findall(_unpraised(text).casefold())))
+
+
+#: "Great job!" praises; the word "job" in it names no job: the assistant's
+#: "Amazing job, Ling!" neither covers nor fits "what does my boyfriend do?"
+#: (asked words "job", "work"), so it no longer outweighs "Jun is a civil
+#: engineer at Arup." ("a great job at Google" keeps its job:
+#: ``words.praise_job``).
+PRAISE_JOB = True
+_PRAISED = re.compile(r"(?i)(?:\b([\w'’]+)\s+)?\b([a-z]+)\s+(jobs?)\b")
+_NOT_PRAISE = frozenset({"a", "an", "the", "my", "your", "his", "her", "our", "their", "its", "this",
+                         "that", "new", "dream", "first", "day", "full-time", "part-time", "any", "one"})
+
+
+@lru_cache(maxsize=1)
+def _praise_words() -> frozenset[str]:
+    from ._extract.lexicon import LEX
+
+    return LEX.words("words.praise_job")
+
+
+def _unpraised(text: str) -> str:
+    """``text`` without the "job" of praise ("Great job!" -> "Great !")."""
+    if not PRAISE_JOB or "job" not in text.casefold():
+        return text
+
+    def drop(m: re.Match) -> str:
+        before, adj = (m.group(1) or "").casefold(), m.group(2).casefold()
+        if adj in _praise_words() and before not in _NOT_PRAISE:
+            return m.group(0)[: m.start(3) - m.start(0)]
+        return m.group(0)
+    return _PRAISED.sub(drop, text)
 
 
 def _matches(term: str, words: set[str]) -> bool:
@@ -926,7 +957,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if not qmass:
             return 0.0
         if text not in terms_of:
-            terms_of[text] = set(_tokenize([text])[0])
+            terms_of[text] = set(_tokenize([_unpraised(text)])[0])
         toks = terms_of[text]
         return sum(qweight[t] for t in qstems
                    if (t in toks or alt_stems.get(t, frozenset()) & toks) and t not in echoed) / qmass

@@ -1256,6 +1256,27 @@ def test_what_someone_does_is_answered_by_a_job_title_and_by_a_variant_of_their_
         assert mem.context("What does Rebecca do?", speaker="Hal").abstain
 
 
+def test_praise_names_no_job(monkeypatch):
+    """The assistant's "Great job, Mei!" is praise: its "job" neither covers
+    nor fits "what does my husband do?", so it does not outweigh the line
+    that says what he does (PRAISE_JOB); "a great job at Google" keeps its
+    job."""
+    import midas_graph._context as context_mod
+
+    assert context_mod._unpraised("Great job, Mei!") == "Great , Mei!"
+    assert context_mod._unpraised("I have a great job at Google") == "I have a great job at Google"
+    chat = [("Mei", "my husband, tariq, flies in from Lagos tomorrow!!"), ("Bot", "Lovely, enjoy!"),
+            ("Mei", "finished my first half marathon today"), ("Bot", "Great job, Mei! So proud of you."),
+            ("Mei", "tariq got moved to the dubai office, he's still doing engineering at halcrow"),
+            ("Bot", "Noted: Tariq is an engineer at Halcrow."), *_FILLER[:4]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("what does my husband do?", speaker="Mei")
+        assert not ctx.abstain and "Halcrow" in ctx.text, ctx.reason
+        monkeypatch.setattr(context_mod, "PRAISE_JOB", False)
+        assert mem.context("what does my husband do?", speaker="Mei").abstain
+
+
 def test_a_lower_case_question_reads_known_peoples_names_as_names(monkeypatch):
     """"where does ling work?": the tagger reads "ling" as a verb ("le") unless
     the question first gets the capital of the known person Ling
