@@ -183,6 +183,11 @@ POSITIVE = [
     ("Moved to Lisbon last week!", [("Dana", "lives_in", "Lisbon", A)], True),
     ("Just started at Google!", [("Dana", "employer", "Google", A)], True),
     ("Got a job at Stripe.", [("Dana", "employer", "Stripe", A)], True),
+    # a field of work done at a named employer
+    ("Tom is still doing civil engineering at WSP.",
+     [("Tom", "employer", "WSP", A), ("Tom", "industry", "engineering", A)], True),
+    ("I do design for Pentagram.", [("Dana", "employer", "Pentagram", A), ("Dana", "industry", "design", A)], True),
+    ("Tom does yoga at Equinox now.", [("Tom", "habit", "yoga", A)], True),  # a habit, no employer
 ]
 
 
@@ -258,6 +263,7 @@ NEGATIVE = [
     "I live on coffee.",
     "I hope you like Lisbon.",
     "Do you still work at Google",
+    "I'm doing research at the lab.",
     "My brother thinks I should move to Boston.",
     "I don't know if I like it.",
 ]
@@ -646,11 +652,12 @@ def test_every_lexicon_key_is_read():
     import midas_graph._extract  # noqa: F401  (imports every family)
     import midas_graph._extract.casing  # noqa: F401  (place cues)
     import midas_graph._people  # noqa: F401  (answers to who-questions)
-    from midas_graph._context import _categories, _families
+    from midas_graph._context import _categories, _families, _praise_words
     from midas_graph._extract.lexicon import LEX
 
     _families()  # the words that speak to a question about work or a trip, read on first use
     _categories()  # the category nouns a name answers ("which hospital")
+    _praise_words()  # "great job!" names no job
     midas_graph._extract.casing.places()  # place names and their short forms, read on first use
 
     assert LEX.unused() == []

@@ -125,7 +125,11 @@ def h_go(w, v, st, pol, tense, tv) -> None:
 
 def h_do(w, v, st, pol, tense, tv) -> None:
     """ "I do yoga on Sundays", "I'm doing pilates now", "Doing swimming at the lido instead": a habit."""
+    from .work import do_field_at  # work reads habits' activities: imported here, not at the top
+
     o = _child(v, "dobj")
+    if o is not None and do_field_at(w, v, st, o, pol, tense, tv):  # "doing engineering at WSP"
+        return
     fragment = v.tag_ == "VBG" and _child(v, "nsubj", "aux") is None  # "Doing swimming instead, ..."
     if o is None or not is_activity(o) or not _habit_now(v, tense, pol, fragment=fragment):
         w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)

@@ -149,6 +149,28 @@ def h_work(w, v, st, pol, tense, tv) -> None:
             w.emit(subj, "industry", o.lower_, v=v, pol=pol, tense=tense, tv=tv, value_toks=[o], rule="work_in_field", conf=0.9)
 
 
+def do_field_at(w, v, st, o, pol, tense, tv) -> bool:
+    """ "he's still doing civil engineering at WSP", "Tom does marketing for
+    Nike": a field of work (``work.industries``) done at or for a named
+    employer is work there (employer and industry). Whether it read the clause."""
+    ctx = w.ctx
+    if o.lemma_.lower() not in _INDUSTRIES or pol == "negate" or tense == "future":
+        return False
+    subj = w.subject(st)
+    if subj is None or not subj.person and not _is_name(st, ctx):
+        return False
+    t_eff = "present" if tense == "progressive" else tense
+    at = [po for p in _children(v, "prep") + _children(o, "prep") if p.lower_ in ("at", "for")
+          and (po := _child(p, "pobj")) is not None and _is_name(po, ctx) and po.lower_ not in _BAD_OBJECTS]
+    if not at:
+        return False
+    val, ent = _value_of(at[0], ctx)
+    w.emit(subj, "employer", val, v=v, pol=pol, tense=t_eff, tv=tv, value_toks=list(at[0].subtree), is_entity=ent,
+           conf=1.0 if ent else 0.8, rule="do_field_at")
+    w.emit(subj, "industry", o.lower_, v=v, pol=pol, tense=t_eff, tv=tv, value_toks=[o], rule="do_field_at", conf=0.9)
+    return True
+
+
 def h_join(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
     subj = w.subject(st)
