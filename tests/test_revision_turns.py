@@ -31,6 +31,18 @@ def test_said_x_meant_y_retracts_x_and_leaves_the_title(mem):
     assert [f.value for f in r.superseded] == ["Brightwell"]
 
 
+def test_someone_is_at_x_not_y_corrects_their_belief_that_holds_y(mem):
+    """"correction: i'm at Meta, not Google", "Orla is at Roche, not Novartis":
+    a "be at" that rejects a value corrects the belief of that person which
+    holds it, the speaker's or another's (a "be at" alone states nothing)."""
+    mem.add_episode("I work at Google. My sister Orla works at Novartis.", speaker="Imke", reference_time="2024-03-01")
+    mem.add_episode("correction: i'm at Meta, not Google.", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "employer") == ["Meta"]
+    mem.add_episode("sorry, Orla is at Roche, not Novartis.", speaker="Imke", reference_time="2024-03-03")
+    assert cur(mem, "Orla", "employer") == ["Roche"]
+    assert cur(mem, "Imke", "employer") == ["Meta"]
+
+
 def test_a_bare_date_correction_lands_on_the_latest_date_not_on_a_name(mem):
     mem.add_episode("I work at Brightwell.", speaker="Imke", reference_time="2024-03-01")
     mem.add_episode("Our wedding is on March 17.", speaker="Imke", reference_time="2024-03-05")

@@ -167,7 +167,7 @@ def correction_value(w, sent, val_tok=None):
                 if be.lemma_ != "be":
                     continue
                 st = subject_token(be)
-                if st is None or st.lower_ not in ("it", "that", "this"):
+                if st is None or st.lower_ not in ("it", "that", "this") and _person_be(w, be) is None:
                     continue
                 val_tok = _child(be, "attr", "acomp")
                 if val_tok is None:
@@ -184,6 +184,24 @@ def correction_value(w, sent, val_tok=None):
     return val_tok
 
 
+def _person_be(w, be):
+    """The person a "be" states something of in a correction that rejects a
+    value ("jun's at arup, not wsp", "I'm at Meta, not Google"), or None."""
+    if w.ctx.replaces_tok is None:
+        return None
+    st = subject_token(be)
+    subj = w.subject(st) if st is not None and st.lower_ not in ("it", "that", "this") else None
+    return subj if subj is not None and subj.person else None
+
+
+def _stated_of(w, val_tok):
+    """The person whose "be" clause gives ``val_tok`` ("at arup" in "jun's at
+    arup, not wsp"), or None."""
+    t = val_tok.head if val_tok.dep_ == "pobj" else val_tok
+    be = t.head if t.dep_ in ("prep", "attr", "acomp") else None
+    return _person_be(w, be) if be is not None and be.lemma_ == "be" else None
+
+
 def bare_correction(w, sent, val_tok=None) -> None:
     """ "Sorry, I meant Lisbon, not Porto." / "Actually it's Lisbon, not Porto." / "Correction: Friday, not Thursday."
 
@@ -197,6 +215,8 @@ def bare_correction(w, sent, val_tok=None) -> None:
     val, ent = token_value(w, val_tok)
     replaces = replaces_text(w, ctx.replaces_tok, "") if ctx.replaces_tok is not None else None
     subject, attribute, is_sp = ctx.speaker, "", True
+    if (who := _stated_of(w, val_tok)) is not None:  # "jun's at arup, not wsp": Jun's belief
+        subject, is_sp = who.name, who.is_speaker
     # resolve against a claim made earlier in this same message
     for c in reversed(ctx.claims):
         if replaces is not None and str(c.value).lower() == str(replaces).lower():
