@@ -188,6 +188,8 @@ POSITIVE = [
      [("Tom", "employer", "WSP", A), ("Tom", "industry", "engineering", A)], True),
     ("I do design for Pentagram.", [("Dana", "employer", "Pentagram", A), ("Dana", "industry", "design", A)], True),
     ("Tom does yoga at Equinox now.", [("Tom", "habit", "yoga", A)], True),  # a habit, no employer
+    # a lone name the small model calls a date is no time
+    ("I work at Baird.", [("Dana", "employer", "Baird", A)], True),
 ]
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from .._timeexpr import TimeRef, parse_duration, resolve, shift
 from .clauses import _verb_tense
 from .subjects import subject_token
-from .tokens import _child, _text
+from .tokens import _child, _text, false_date
 
 UTC = _dt.timezone.utc
 
@@ -26,7 +26,7 @@ def collect_times(w) -> None:
     ctx = w.ctx
     covered = set()
     for e in w.doc.ents:
-        if e.label_ in ("DATE", "TIME"):
+        if e.label_ in ("DATE", "TIME") and not false_date(e[0]):
             ctx.times.append((frozenset(t.i for t in e), e.root, e.text))
             covered.update(t.i for t in e)
     timeword = re.compile(

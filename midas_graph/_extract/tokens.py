@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import datetime as _dt
+import functools
 import re
 from typing import TYPE_CHECKING, Iterable
 
@@ -57,13 +59,33 @@ def _text(tokens: Iterable) -> str:
     return "".join(out).strip()
 
 
+_ANY_DAY = _dt.datetime(2001, 1, 1, tzinfo=_dt.timezone.utc)
+
+
+@functools.lru_cache(maxsize=2048)
+def _places_in_time(text: str) -> bool:
+    from .._timeexpr import resolve
+
+    return resolve(text, _ANY_DAY) is not None
+
+
+def false_date(t) -> bool:
+    """A lone proper noun the small model calls a date or time that names
+    none ("I work at Baird." tags Baird DATE): no digit, and the time parser
+    places it nowhere ("Christmas" and "Monday" it places)."""
+    if t.ent_type_ not in ("DATE", "TIME") or t.pos_ != "PROPN" or t.ent_iob_ != "B" or any(ch.isdigit() for ch in t.text):
+        return False
+    nxt = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+    return (nxt is None or nxt.ent_iob_ != "I") and not _places_in_time(t.text)
+
+
 def _is_name(t, ctx: Parties) -> bool:
     low = t.lower_
     if low in ctx.names:
         return True
     if low in _FIRST or low in _SECOND or low in _OTHER_PRON:
         return False
-    if t.ent_type_ in ("DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY"):
+    if t.ent_type_ in ("DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "PERCENT", "QUANTITY") and not false_date(t):
         return False
     det = _child(t, "det")
     if det is not None and (det.lower_ in ("a", "an", "another", "every", "each", "any", "some", "no")
