@@ -43,6 +43,21 @@ def test_someone_is_at_x_not_y_corrects_their_belief_that_holds_y(mem):
     assert cur(mem, "Imke", "employer") == ["Meta"]
 
 
+@pytest.mark.parametrize("ending", ["dario and i are done. like done done.", "I broke up with Dario.",
+                                    "Dario dumped me 🙃", "we split up for good"])
+def test_a_couple_said_of_the_pair_ends_and_begins(mem, ending):
+    """Chat says who one is with of the pair, not with a relation word:
+    "dario and i are done" closes the partner Dario, "me and javi are
+    official" makes Javi the partner; another pair's break-up closes nothing."""
+    mem.add_episode("my boyfriend Dario is a chef.", speaker="Imke", reference_time="2024-03-01")
+    mem.add_episode("Tomas and I broke up years ago, whatever.", speaker="Imke", reference_time="2024-03-02")
+    assert cur(mem, "Imke", "partner") == ["Dario"]
+    mem.add_episode(ending, speaker="Imke", reference_time="2024-03-03")
+    assert cur(mem, "Imke", "partner") == []
+    mem.add_episode("me and javi are official 🙈", speaker="Imke", reference_time="2024-03-04")
+    assert cur(mem, "Imke", "partner") == ["Javi"]
+
+
 def test_a_bare_date_correction_lands_on_the_latest_date_not_on_a_name(mem):
     mem.add_episode("I work at Brightwell.", speaker="Imke", reference_time="2024-03-01")
     mem.add_episode("Our wedding is on March 17.", speaker="Imke", reference_time="2024-03-05")

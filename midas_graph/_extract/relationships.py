@@ -1,0 +1,121 @@
+"""Couples: "dario and i are done", "me and javi are official", "I'm dating
+Javi", "I broke up with Dario", "Dario dumped me", "we split up"; and
+engagements, of anyone: "Terrence proposed to Keisha", "terrence & keisha
+got engaged" (:func:`engaged`).
+
+A relation word makes a partner ("my bf Dario": people.toml); these are said
+of the pair instead, and chat says them that way. One sentence pattern reads
+them (the small parser mangles "X and I are done" typed in lower case), with
+its phrases in ``schema/extract/relationships.toml``: a couple that begins
+gives the speaker's ``partner`` X; one that ends closes it (X's, or with
+"we", whoever is the partner now). A phrase must end its clause: "we're done
+with the report" and "me and Sam split the bill" say nothing of a couple.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .lexicon import LEX
+from .subjects import Subj
+from .tokens import _is_name
+
+_WORD = r"[^\W\d_][\w'’-]*"
+_NAME = rf"(?P<x>{_WORD})"
+_ME = r"(?:i|me)"
+_BE = r"(?:\s+(?:are|r|'re|’re|is))?"
+_SOFT = r"(?:\s+(?:now|finally|officially|just|so|totally|like|literally|really|kinda|actually))*"
+
+
+def _alt(key: str) -> str:
+    return "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in sorted(LEX.ordered(key), key=len, reverse=True))
+
+
+def _patterns() -> list[tuple[re.Pattern, str]]:
+    """(pattern, what it says: "begin" or "end")."""
+    tail = r"(?=\s*(?:$|[^\w\s]|(?:" + _alt("relationships.clause_tails") + r")\b))"
+    pair = rf"(?:\b{_NAME}\s+and\s+{_ME}|\b{_ME}\s+and\s+(?P<y>{_WORD}))"
+    return [
+        (re.compile(rf"{pair}{_BE}{_SOFT}\s+(?:{_alt('relationships.together')}){tail}", re.I), "begin"),
+        (re.compile(rf"{pair}{_SOFT}\s+(?:{_alt('relationships.began')}){tail}", re.I), "begin"),
+        (re.compile(rf"{pair}{_BE}{_SOFT}\s+(?:{_alt('relationships.apart')}){tail}", re.I), "end"),
+        (re.compile(rf"{pair}{_SOFT}\s+(?:{_alt('relationships.ended')}){tail}", re.I), "end"),
+        (re.compile(rf"\bi(?:'m|’m|\s+am|'ve|’ve|\s+have)?{_SOFT}\s+(?:{_alt('relationships.start_with')})\s+{_NAME}\b",
+                    re.I), "begin"),
+        (re.compile(rf"\bi{_SOFT}\s+(?:{_alt('relationships.end_with')})\s+{_NAME}\b", re.I), "end"),
+        (re.compile(rf"\b{_NAME}{_SOFT}\s+(?:{_alt('relationships.ended_me')})\s+me\b", re.I), "end"),
+        (re.compile(rf"\bwe(?:'ve|’ve|\s+have)?{_SOFT}\s+(?:{_alt('relationships.ended')}){tail}", re.I), "end_we"),
+    ]
+
+
+_PATTERNS = _patterns()
+_PERSON = rf"(?:{_WORD})"
+_ENGAGED = [
+    re.compile(rf"\b(?P<a>{_PERSON})\s+(?:and|&|n)\s+(?P<b>{_PERSON}){_SOFT}\s+(?:{_alt('relationships.engaged_pair')})\b",
+               re.I),
+    re.compile(rf"\b(?P<a>{_PERSON}){_SOFT}\s+(?:{_alt('relationships.engaged_to')})\s+(?P<b>{_PERSON})\b", re.I),
+]
+
+
+def _person(w, tok) -> bool:
+    """Whether ``tok`` can name the other half of a couple: a known name, a
+    name to the parser, or a word it knows as no English word in any case
+    ("javi", "Keisha"; not "work", "someone", "you")."""
+    from .casing import _english, _stop_words
+
+    low = tok.lower_
+    if not tok.is_alpha or low in _stop_words() or low == w.ctx.speaker.casefold():
+        return False
+    return low in w.ctx.names or _is_name(tok, w.ctx) or low not in _english()
+
+
+def _party(w, sent, m, group: str) -> Subj | None:
+    """The person a group of an engagement pattern names: the speaker for
+    "I"/"me", else a name (:func:`_person`)."""
+    doc = w.doc
+    span = doc.char_span(sent.start_char + m.start(group), sent.start_char + m.end(group), alignment_mode="expand")
+    if span is None or len(span) != 1:
+        return None
+    tok = span[0]
+    if tok.lower_ in ("i", "me"):
+        return Subj(w.ctx.speaker, True, 0.9, True, tok)
+    if not _person(w, tok):
+        return None
+    return Subj(tok.text if not tok.text.islower() else tok.text.capitalize(), False, 0.9, True, tok)
+
+
+def engaged(w, sent) -> None:
+    """ "Terrence proposed to Keisha", "terrence & keisha got engaged", "I got
+    engaged to Sam": each is the other's ``fiance``."""
+    doc = w.doc
+    for pattern in _ENGAGED:
+        for m in pattern.finditer(sent.text):
+            a, b = _party(w, sent, m, "a"), _party(w, sent, m, "b")
+            if a is None or b is None or a.name == b.name:
+                continue
+            v = doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
+            v = v.root if v is not None else sent.root
+            for x, y in ((a, b), (b, a)):
+                w.emit(x, "fiance", y.name, v=v, pol="assert", tense="present", tv=v, value_toks=[y.token],
+                       is_entity=True, conf=0.9, rule="engaged", past_means_cease=False)
+
+
+def couple(w, sent) -> None:
+    """The sentence pattern (``verbs.sentence_patterns``)."""
+    text, doc = sent.text, w.doc
+    me = Subj(w.ctx.speaker, True, 0.9, True, None)
+    for pattern, says in _PATTERNS:
+        for m in pattern.finditer(text):
+            start = sent.start_char + m.start()
+            v = doc.char_span(start, sent.start_char + m.end(), alignment_mode="expand")
+            v = v.root if v is not None else sent.root
+            if says == "end_we":
+                w.emit(me, "partner", "", v=v, pol="cease", tense="present", tv=v, rule="couple_we_ended")
+                continue
+            g = "x" if m.group("x") else "y"
+            span = doc.char_span(sent.start_char + m.start(g), sent.start_char + m.end(g), alignment_mode="expand")
+            if span is None or len(span) != 1 or not _person(w, span[0]):
+                continue
+            name = span[0].text if not span[0].text.islower() else span[0].text.capitalize()
+            w.emit(me, "partner", name, v=v, pol="assert" if says == "begin" else "cease", tense="present", tv=v,
+                   value_toks=[span[0]], is_entity=True, conf=0.9, rule=f"couple_{says}", past_means_cease=False)
