@@ -188,6 +188,16 @@ POSITIVE = [
      [("Tom", "employer", "WSP", A), ("Tom", "industry", "engineering", A)], True),
     ("I do design for Pentagram.", [("Dana", "employer", "Pentagram", A), ("Dana", "industry", "design", A)], True),
     ("Tom does yoga at Equinox now.", [("Tom", "habit", "yoga", A)], True),  # a habit, no employer
+    # couples said of the pair (relationships.toml)
+    ("me and javi are official 🙈", [("Dana", "partner", "Javi", A)], True),
+    ("Javi and I started dating.", [("Dana", "partner", "Javi", A)], True),
+    ("i've been seeing marco since june", [("Dana", "partner", "Marco", A)], True),
+    ("Terrence proposed to Keisha AT THE PARTY?? she said yes",
+     [("Terrence", "fiance", "Keisha", A), ("Keisha", "fiance", "Terrence", A)], True),
+    ("terrence & keisha got engaged!!", [("Terrence", "fiance", "Keisha", A), ("Keisha", "fiance", "Terrence", A)], True),
+    # "??" after a statement is surprise, not a question
+    ("I moved to Denver??", [("Dana", "lives_in", "Denver", A)], True),
+    ("Lucia got the UPMC residency!!", [("Lucia", "employer", "UPMC", A)], True),
     # a lone name the small model calls a date is no time
     ("I work at Baird.", [("Dana", "employer", "Baird", A)], True),
 ]
@@ -266,6 +276,13 @@ NEGATIVE = [
     "I hope you like Lisbon.",
     "Do you still work at Google",
     "I'm doing research at the lab.",
+    "we're done with the report",
+    "me and sam split the bill",
+    "I'm seeing Dr. Lee tomorrow.",
+    "mom and I are done shopping",
+    "Tom and I are going out for dinner.",
+    "you moved to Denver??",
+    "the team and the board got engaged in talks",
     "My brother thinks I should move to Boston.",
     "I don't know if I like it.",
 ]

@@ -7,6 +7,8 @@ These judge a predicate token of the spaCy parse; the word lists they use
 
 from __future__ import annotations
 
+import re
+
 from .lexicon import _EPISTEMIC, _FACT_MARKS, _HYPO_MARKS, _MODALS, _QAUX, _TAGS, _TELL, _WH
 from .tokens import _child
 
@@ -44,11 +46,30 @@ def _polarity(v, skip: frozenset | set = frozenset()) -> str:
     return "negate" if neg else "assert"
 
 
+#: "Terrence proposed to Keisha AT THE PARTY??", "chief of trauma surgery?!":
+#: a statement in statement order that ends in "??" or "?!" is surprise, not
+#: a question, unless it is said of "you" ("you moved??" asks).
+SURPRISE_MARKS = True
+_SURPRISE = re.compile(r"(?:\?\s*){2,}$|\?\s*!|!\s*\?")
+
+
+def _surprised(toks) -> bool:
+    tail = "".join(t.text for t in toks[-4:] if t.is_punct)
+    if not SURPRISE_MARKS or not _SURPRISE.search(tail):
+        return False
+    words = [t for t in toks if not t.is_punct]
+    if not words or words[0].lower_ in _WH or words[0].lower_ in _QAUX or words[0].pos_ == "AUX":
+        return False
+    return not any(t.lower_ in ("you", "u", "ya", "y'all") and t.dep_ in ("nsubj", "nsubjpass") for t in words)
+
+
 def _is_question(sent) -> bool:
     toks = [t for t in sent if not t.is_space]
     if not toks:
         return True
     if any(t.text == "?" for t in toks[-3:]) or toks[-1].text.endswith("?"):
+        if _surprised(toks):
+            return False
         # a statement with a tag: "I'm a vegetarian, remember?"
         commas = [k for k, t in enumerate(toks) if t.text == ","]
         if commas:
