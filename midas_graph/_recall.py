@@ -411,6 +411,20 @@ def _tokenize(texts: list[str]) -> list[list[str]]:
                           show_progress=False)
 
 
+#: "my ex" is the one the asker was last with, when that ended: the value of
+#: their latest partner, fiancé(e) or spouse belief that no longer holds
+#: ("dario and i are done" closed partner: Dario, so "how long was i with my
+#: ex?" asks of Dario and finds "my bf lol. 2 yrs in april").
+EX_PARTNER = True
+EX_OF = ("partner", "fiance", "spouse")
+
+
+def _is_ex(role: str) -> bool:
+    parts = _people.split_role(role)
+    cls = _people.role_class(parts[1]) if parts else None
+    return cls is not None and cls[0] == "ex"
+
+
 class Recaller:
     """The recall indexes of one Memory (per group, rebuilt after writes)."""
 
@@ -827,6 +841,9 @@ class Recaller:
         if roles - {keys[k] for k in found}:
             found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys, kin=kin))
         ids = list(dict.fromkeys(found.values()))
+        exes = {r for r in roles if EX_PARTNER and _is_ex(r)} & {keys[k] for k in found}
+        if exes:  # "my ex", known by that name too ("my ex texted me"), is also the partner that was
+            ids += [i for i in self._by_relation(exes, group_id, keys, kin=kin).values() if i not in ids]
         kin_roles = {r for r in roles if _people.has_kin(_people.split_role(r)[1])} if KIN and kin else set()  # type: ignore[index]
         if kin_roles:
             # known by no name ("my MIL just moved to Macon" made a "Marcus's mil" of its own): also through others
@@ -959,6 +976,11 @@ class Recaller:
             if not owner_ids:
                 continue
             cls = _people.role_class(word)
+            if EX_PARTNER and cls is not None and cls[0] == "ex":
+                ex = self._ex_partner(owner_ids, group_id, valid_at, known_at)
+                if ex is not None:
+                    out[alias_key(group_id, role)] = ex
+                continue
             # the word as the registry keys it; its class only for a word of no gender ("my kid")
             attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
             for f in store.facts_of(owner_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):
@@ -966,6 +988,16 @@ class Recaller:
                     out[alias_key(group_id, role)] = f.object_id
                     break
         return out
+
+    def _ex_partner(self, owner_ids, group_id: str, valid_at, known_at) -> str | None:
+        """The one the owner was last with, when that has ended by ``valid_at``:
+        the entity of their latest partner, fiancé(e) or spouse belief that
+        no longer holds (EX_PARTNER), or None."""
+        reg = self.mem.registry
+        attrs = {reg.key(a) for a in EX_OF}
+        ended = [f for f in self.mem._store.facts_of(owner_ids, group_id=group_id, known_at=known_at)
+                 if f.attribute in attrs and f.object_id and f.valid_to is not None and f.valid_to <= valid_at]
+        return max(ended, key=lambda f: f.valid_to).object_id if ended else None
 
     def cased_question(self, query: str, group_id: str) -> str:
         """A question typed without capitals with the capital of each word

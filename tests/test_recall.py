@@ -1277,6 +1277,38 @@ def test_praise_names_no_job(monkeypatch):
         assert mem.context("what does my husband do?", speaker="Mei").abstain
 
 
+def test_my_ex_is_also_the_partner_that_was(monkeypatch):
+    """"my ex" is an entity of its own once said ("my ex texted me"), and
+    also the one the asker was last with: after "dario and i are done" closed
+    partner: Dario, "what's my ex's name?" finds Dario (EX_PARTNER); the new
+    partner is no ex."""
+    import midas_graph._recall as recall_mod
+
+    chat = [("Imke", "my boyfriend Dario is a chef."), ("Bot", "Nice!"), ("Imke", "dario and i are done. like done done."),
+            ("Imke", "my ex texted me at 2am asking for his hoodie back"), ("Imke", "me and javi are official 🙈")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ids = mem._recaller().resolve_names(["Imke's ex"], "default")
+        names = {e.name for e in mem._store.entities_by_id(ids)}
+        assert "Dario" in names and "Javi" not in names, names
+        assert "Dario" in mem.context("whats my ex's name again", speaker="Imke").text
+        monkeypatch.setattr(recall_mod, "EX_PARTNER", False)
+        assert "Dario" not in mem.context("whats my ex's name again", speaker="Imke").text
+
+
+def test_who_someone_is_marrying_is_their_fiance():
+    """"Terrence proposed to Keisha AT THE PARTY??" (surprise, not a question)
+    makes each the other's fiance, and "who's my brother marrying?" asks for
+    it ("marry" is said as "engaged", "wedding", "fiancé": words.said_as)."""
+    chat = [("Marcus", "my brother Terrence is driving down from Charlotte for the party"), ("Bot", "Fun!"),
+            ("Marcus", "party was chaos. Terrence proposed to Keisha AT THE PARTY?? she said yes"), *_FILLER[:4]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert [f.value for f in mem.current("Terrence", "fiance")] == ["Keisha"]
+        ctx = mem.context("who's my brother marrying", speaker="Marcus")
+        assert not ctx.abstain and "Keisha" in ctx.text, ctx.reason
+
+
 def test_a_lower_case_question_reads_known_peoples_names_as_names(monkeypatch):
     """"where does ling work?": the tagger reads "ling" as a verb ("le") unless
     the question first gets the capital of the known person Ling
