@@ -283,6 +283,8 @@ NEGATIVE = [
     "Tom and I are going out for dinner.",
     "you moved to Denver??",
     "the team and the board got engaged in talks",
+    "I'm going out with Sarah tonight",
+    "Tom and I are going out!",
     "My brother thinks I should move to Boston.",
     "I don't know if I like it.",
 ]

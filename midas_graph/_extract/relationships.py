@@ -43,7 +43,7 @@ def _patterns() -> list[tuple[re.Pattern, str]]:
         (re.compile(rf"\bi(?:'m|’m|\s+am|'ve|’ve|\s+have)?{_SOFT}\s+(?:{_alt('relationships.start_with')})\s+{_NAME}\b",
                     re.I), "begin"),
         (re.compile(rf"\bi{_SOFT}\s+(?:{_alt('relationships.end_with')})\s+{_NAME}\b", re.I), "end"),
-        (re.compile(rf"\b{_NAME}{_SOFT}\s+(?:{_alt('relationships.ended_me')})\s+me\b", re.I), "end"),
+        (re.compile(rf"\b{_NAME}{_SOFT}\s+(?:{_alt('relationships.ended_me')})\s+me{tail}", re.I), "end"),
         (re.compile(rf"\bwe(?:'ve|’ve|\s+have)?{_SOFT}\s+(?:{_alt('relationships.ended')}){tail}", re.I), "end_we"),
     ]
 
