@@ -88,6 +88,7 @@ def candidates(
     *,
     single: bool,
     text: str = "",
+    single_of: Callable[[str], bool] | None = None,
 ) -> list[Fact]:
     """Facts NLI should see for a new claim (see module doc). A belief of
     another attribute whose value the new statement names is not one
@@ -100,6 +101,8 @@ def candidates(
             if not single:  # single-valued: the rule decides, NLI is not asked
                 out.append(f)
         elif text_vector is not None and f.id in vectors:
+            if SINGLES_APART and single and single_of is not None and single_of(f.attribute):
+                continue  # two single-valued attributes of the registry: "My birthday is June 5." / "I'm 52."
             if float(vectors[f.id] @ text_vector) >= CANDIDATE_COSINE and not (
                     NAMED_VALUE_KEEPS and text and _names_value(text, f.value)):
                 out.append(f)
@@ -108,6 +111,11 @@ def candidates(
 
 #: See :func:`candidates`.
 NAMED_VALUE_KEEPS = True
+#: A claim of a single-valued registered attribute is not put to NLI against
+#: a belief of another single-valued registered attribute: the registry says
+#: they are different things, each replaced by its own rule ("My birthday is
+#: June 5." and "I'm 52." scored 0.64 and 0.83 with the distilled model).
+SINGLES_APART = True
 
 
 def _names_value(text: str, value: object) -> bool:

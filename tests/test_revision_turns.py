@@ -212,6 +212,30 @@ def test_a_statement_that_names_a_beliefs_value_does_not_supersede_it(monkeypatc
     with told() as mem:
         assert [f.value for f in mem.as_of("Tomasz", "employer")] == ["Acme"]
         assert [f.value for f in mem.as_of("Tomasz", "job_title")] == ["senior analyst"]
+    monkeypatch.setattr(revise_mod, "SINGLES_APART", False)  # it alone also keeps it: two registered singles
+    with told() as mem:
+        assert [f.value for f in mem.as_of("Tomasz", "employer")] == ["Acme"]
     monkeypatch.setattr(revise_mod, "NAMED_VALUE_KEEPS", False)
     with told() as mem:
         assert mem.as_of("Tomasz", "employer") == []
+
+
+def test_two_single_valued_registered_attributes_are_not_put_to_nli(monkeypatch):
+    """"My birthday is March 12." and "I'm 31." are close in text and the
+    bundled model calls them a contradiction (0.83); both are single-valued
+    attributes of the registry, each replaced by its own rule, so NLI is not
+    asked and the birthday stays (SINGLES_APART)."""
+    import midas_graph._revise as revise_mod
+
+    def told():
+        mem = Memory(engine=ENGINE, clock=StepClock())
+        mem.add_episode("My birthday is March 12.", speaker="Henrik", reference_time="2024-03-04T10:00")
+        mem.add_episode("I'm 31.", speaker="Henrik", reference_time="2024-06-18T18:30")
+        return mem
+
+    with told() as mem:
+        assert [f.value for f in mem.as_of("Henrik", "birthday")] == ["--03-12"]
+        assert [f.value for f in mem.as_of("Henrik", "age")] == [31]
+    monkeypatch.setattr(revise_mod, "SINGLES_APART", False)
+    with told() as mem:
+        assert mem.as_of("Henrik", "birthday") == []

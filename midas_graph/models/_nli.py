@@ -43,7 +43,7 @@ NLI_LABELS = ("entailment", "neutral", "contradiction")
 #: "contradiction" (a new fact supersedes the old one). Chosen on the
 #: validation split of the training families for precision first; see
 #: ``data/nli/MODEL_CARD.md`` and ``docs/models.md``.
-NLI_CONTRADICTION_THRESHOLD = 0.92
+NLI_CONTRADICTION_THRESHOLD = 0.63
 
 #: Ways to combine the contradiction probability of (a, b) and of (b, a)
 #: (``OnnxNLI(both_orders=...)`` or ``"both_orders"`` in a model's config.json).
