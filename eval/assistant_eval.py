@@ -1,6 +1,6 @@
 """Context-level scoring of midas_graph on personal-assistant conversations (no LLM).
 
-    python eval/assistant_eval.py [--split heldout|dev|all] [--persona ID] [--trace]
+    python eval/assistant_eval.py [--split heldout|heldout2|dev|all] [--persona ID] [--trace]
                                   [--engine ladybug|kuzu] [--out PATH] [--rows PATH]
 
 The data is eval/data/assistant_sessions.jsonl (format: eval/data/README.md):
@@ -8,6 +8,9 @@ eight personas, each a user talking to an assistant over ten months or so,
 with questions of four kinds. Personas 1-4 are the development half, 5-8 the
 held-out half; only the held-out half is the result (``--split heldout``,
 the default). Rules and thresholds may be chosen on ``--split dev`` only.
+``--split heldout2`` is a second held-out set (p21-p24, written 2026-12-06 by
+hands that never saw the engine), first run at 9aa2525+; keep it blind too
+(counts, never its texts).
 
 For each persona a fresh in-memory ``Memory`` (the real spaCy, NLI and
 embedding models) ingests the messages in order with ``add_episode``
@@ -61,7 +64,7 @@ DATA = HERE / "data" / "assistant_sessions.jsonl"
 KINDS = ("current", "past", "linking", "abstain")
 ANSWERABLE = ("current", "past", "linking")
 STALE_KINDS = ("current", "linking")
-SPLITS = ("dev", "heldout")
+SPLITS = ("dev", "heldout", "heldout2")
 BUDGET = 512
 RECALL_K = 10
 TARGETS = {"current": (">=", 0.90), "past": (">=", 0.85), "linking": (">=", 0.85), "abstain": (">=", 0.85),
@@ -362,7 +365,7 @@ def print_trace(rows: Sequence[dict], out=sys.stderr) -> None:
 
 def main(argv: Sequence[str] | None = None) -> dict:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--split", choices=("heldout", "dev", "all"), default="heldout",
+    ap.add_argument("--split", choices=("heldout", "heldout2", "dev", "all"), default="heldout",
                     help="which personas to run (default heldout: the reported result)")
     ap.add_argument("--persona", action="append", help="only this persona id (repeatable)")
     ap.add_argument("--data", default=str(DATA))
