@@ -9,7 +9,7 @@ with questions of four kinds. Personas 1-4 are the development half, 5-8 the
 held-out half; only the held-out half is the result (``--split heldout``,
 the default). Rules and thresholds may be chosen on ``--split dev`` only.
 ``--split heldout2`` is a second held-out set (p21-p24, written 2026-12-06 by
-hands that never saw the engine), first run at 9aa2525+; keep it blind too
+hands that never saw the engine), first run at adfa377; keep it blind too
 (counts, never its texts).
 
 For each persona a fresh in-memory ``Memory`` (the real spaCy, NLI and
