@@ -714,8 +714,8 @@ class Ingest:
             # a turn does not contradict itself: NLI is not asked about a belief the same
             # episode stated ("she's now a principal at Lincoln High" closed its own title)
             close = {} if ADDITIVE and adds(claim.text) else judge.contradicted(
-                [f for f in candidates(current, draft.attribute, vec, fact_vecs, single=single, text=claim.text,
-                                      single_of=mem.registry.is_single)
+                [f for f in candidates(current, draft.attribute, vec, fact_vecs, single_of=mem.registry.is_single,
+                                      text=claim.text)
                  if f.episode_id != ep.id], claim.text)
             if claim.change and not single:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current

@@ -445,9 +445,9 @@ EX_PARTNER = True
 EX_OF = ("partner", "fiance", "spouse")
 
 
-def _is_ex(role: str) -> bool:
-    parts = _people.split_role(role)
-    cls = _people.role_class(parts[1]) if parts else None
+def _is_ex(word: str) -> bool:
+    """Whether a role word is "ex" (or one of its spellings)."""
+    cls = _people.role_class(word)
     return cls is not None and cls[0] == "ex"
 
 
@@ -739,8 +739,8 @@ class Recaller:
             if terms and idx.doc_rows is None:  # one BM25 document per row
                 found = _top_positive(idx.bm25.get_scores(terms), CANDIDATES + n_cold)
                 found = [(j, s) for j, s in found if not (n_cold and idx.cold[j])][:CANDIDATES]
-                ranks["bm25"] = {idx.keys[j]: r for r, (j, s) in enumerate(found, 1) if s > 0}
-                values["bm25"] = {idx.keys[j]: s for j, s in found if s > 0}
+                ranks["bm25"] = {idx.keys[j]: r for r, (j, _) in enumerate(found, 1)}
+                values["bm25"] = {idx.keys[j]: s for j, s in found}
             elif terms:  # long episodes are several documents: a row scores as its best one
                 doc_scores = idx.bm25.get_scores(terms)
                 per_row = np.zeros(len(idx.keys))
@@ -865,7 +865,7 @@ class Recaller:
         if roles - {keys[k] for k in found}:
             found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys, kin=kin))
         ids = list(dict.fromkeys(found.values()))
-        exes = {r for r in roles if EX_PARTNER and _is_ex(r)} & {keys[k] for k in found}
+        exes = {r for r in roles if EX_PARTNER and _is_ex(_people.split_role(r)[1])} & {keys[k] for k in found}  # type: ignore[index]
         if exes:  # "my ex", known by that name too ("my ex texted me"), is also the partner that was
             ids += [i for i in self._by_relation(exes, group_id, keys, kin=kin).values() if i not in ids]
         kin_roles = {r for r in roles if _people.has_kin(_people.split_role(r)[1])} if KIN and kin else set()  # type: ignore[index]
@@ -999,12 +999,12 @@ class Recaller:
             owner_ids = self.resolve_names([owner], group_id, kin=kin) if owner else []
             if not owner_ids:
                 continue
-            cls = _people.role_class(word)
-            if EX_PARTNER and cls is not None and cls[0] == "ex":
+            if EX_PARTNER and _is_ex(word):
                 ex = self._ex_partner(owner_ids, group_id, valid_at, known_at)
                 if ex is not None:
                     out[alias_key(group_id, role)] = ex
                 continue
+            cls = _people.role_class(word)
             # the word as the registry keys it; its class only for a word of no gender ("my kid")
             attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
             for f in store.facts_of(owner_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):

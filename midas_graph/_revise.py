@@ -86,22 +86,22 @@ def candidates(
     text_vector: np.ndarray | None,
     vectors: dict[str, np.ndarray],
     *,
-    single: bool,
+    single_of: Callable[[str], bool],
     text: str = "",
-    single_of: Callable[[str], bool] | None = None,
 ) -> list[Fact]:
     """Facts NLI should see for a new claim (see module doc). A belief of
     another attribute whose value the new statement names is not one
     (``text``; NAMED_VALUE_KEEPS): "I got promoted to senior analyst at
     Acme." contradicts "I joined Acme as a junior analyst." on the title,
     not on ``employer: Acme``."""
+    single = single_of(attribute)
     out = []
     for f in current:
         if f.attribute == attribute:
             if not single:  # single-valued: the rule decides, NLI is not asked
                 out.append(f)
         elif text_vector is not None and f.id in vectors:
-            if SINGLES_APART and single and single_of is not None and single_of(f.attribute):
+            if SINGLES_APART and single and single_of(f.attribute):
                 continue  # two single-valued attributes of the registry: "My birthday is June 5." / "I'm 52."
             if float(vectors[f.id] @ text_vector) >= CANDIDATE_COSINE and not (
                     NAMED_VALUE_KEEPS and text and _names_value(text, f.value)):

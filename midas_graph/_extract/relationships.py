@@ -49,11 +49,10 @@ def _patterns() -> list[tuple[re.Pattern, str]]:
 
 
 _PATTERNS = _patterns()
-_PERSON = rf"(?:{_WORD})"
 _ENGAGED = [
-    re.compile(rf"\b(?P<a>{_PERSON})\s+(?:and|&|n)\s+(?P<b>{_PERSON}){_SOFT}\s+(?:{_alt('relationships.engaged_pair')})\b",
+    re.compile(rf"\b(?P<a>{_WORD})\s+(?:and|&|n)\s+(?P<b>{_WORD}){_SOFT}\s+(?:{_alt('relationships.engaged_pair')})\b",
                re.I),
-    re.compile(rf"\b(?P<a>{_PERSON}){_SOFT}\s+(?:{_alt('relationships.engaged_to')})\s+(?P<b>{_PERSON})\b", re.I),
+    re.compile(rf"\b(?P<a>{_WORD}){_SOFT}\s+(?:{_alt('relationships.engaged_to')})\s+(?P<b>{_WORD})\b", re.I),
 ]
 
 
@@ -70,8 +69,8 @@ def _person(w, tok) -> bool:
 
 
 def _party(w, sent, m, group: str) -> Subj | None:
-    """The person a group of an engagement pattern names: the speaker for
-    "I"/"me", else a name (:func:`_person`)."""
+    """The person a group of a pattern names: the speaker for "I"/"me", else
+    a name (:func:`_person`), given a capital when typed without one."""
     doc = w.doc
     span = doc.char_span(sent.start_char + m.start(group), sent.start_char + m.end(group), alignment_mode="expand")
     if span is None or len(span) != 1:
@@ -84,17 +83,21 @@ def _party(w, sent, m, group: str) -> Subj | None:
     return Subj(tok.text if not tok.text.islower() else tok.text.capitalize(), False, 0.9, True, tok)
 
 
+def _root(w, sent, m):
+    """The token a pattern's whole match hangs on (its time and tense are read from it)."""
+    span = w.doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
+    return span.root if span is not None else sent.root
+
+
 def engaged(w, sent) -> None:
     """ "Terrence proposed to Keisha", "terrence & keisha got engaged", "I got
     engaged to Sam": each is the other's ``fiance``."""
-    doc = w.doc
     for pattern in _ENGAGED:
         for m in pattern.finditer(sent.text):
             a, b = _party(w, sent, m, "a"), _party(w, sent, m, "b")
             if a is None or b is None or a.name == b.name:
                 continue
-            v = doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
-            v = v.root if v is not None else sent.root
+            v = _root(w, sent, m)
             for x, y in ((a, b), (b, a)):
                 w.emit(x, "fiance", y.name, v=v, pol="assert", tense="present", tv=v, value_toks=[y.token],
                        is_entity=True, conf=0.9, rule="engaged", past_means_cease=False)
@@ -102,20 +105,16 @@ def engaged(w, sent) -> None:
 
 def couple(w, sent) -> None:
     """The sentence pattern (``verbs.sentence_patterns``)."""
-    text, doc = sent.text, w.doc
     me = Subj(w.ctx.speaker, True, 0.9, True, None)
     for pattern, says in _PATTERNS:
-        for m in pattern.finditer(text):
-            start = sent.start_char + m.start()
-            v = doc.char_span(start, sent.start_char + m.end(), alignment_mode="expand")
-            v = v.root if v is not None else sent.root
+        for m in pattern.finditer(sent.text):
+            v = _root(w, sent, m)
             if says == "end_we":
                 w.emit(me, "partner", "", v=v, pol="cease", tense="present", tv=v, rule="couple_we_ended")
                 continue
-            g = "x" if m.group("x") else "y"
-            span = doc.char_span(sent.start_char + m.start(g), sent.start_char + m.end(g), alignment_mode="expand")
-            if span is None or len(span) != 1 or not _person(w, span[0]):
+            other = _party(w, sent, m, "x" if m.group("x") else "y")
+            if other is None or other.is_speaker:
                 continue
-            name = span[0].text if not span[0].text.islower() else span[0].text.capitalize()
-            w.emit(me, "partner", name, v=v, pol="assert" if says == "begin" else "cease", tense="present", tv=v,
-                   value_toks=[span[0]], is_entity=True, conf=0.9, rule=f"couple_{says}", past_means_cease=False)
+            w.emit(me, "partner", other.name, v=v, pol="assert" if says == "begin" else "cease", tense="present",
+                   tv=v, value_toks=[other.token], is_entity=True, conf=0.9, rule=f"couple_{says}",
+                   past_means_cease=False)
