@@ -1538,7 +1538,8 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
     your exercise.", "Nothing is known about Lucia's cat or name.", "Nothing
     is known about what you drink.", "Nothing in memory is about
     quantum physics." The asked words are quoted as the question wrote them."""
-    tokens = _WORD_AS_WRITTEN.findall(query)
+    # "what's my brother's name?": the asked word is "brother", not "brother's"
+    tokens = [_POSSESSIVE.sub("", w) for w in _WORD_AS_WRITTEN.findall(query.replace("\u2019", "'"))]
     words = {w.casefold(): w for w in tokens}
     as_written = lambda lemma: next((w for k, w in words.items() if k.startswith(lemma[:4])), lemma)  # noqa: E731
     stems = {t[:4] for t in info.terms}
@@ -1590,6 +1591,7 @@ def _third_person(verb: str) -> str:
 
 
 _WORD_AS_WRITTEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+_POSSESSIVE = re.compile(r"'s?$")
 _BE_Q = re.compile(r"^\W*(?:am|is|are|was|were)\b", re.I)
 _WH_WORDS = ("where", "when", "who", "how", "why", "which", "what")
 

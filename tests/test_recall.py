@@ -941,6 +941,10 @@ def test_an_abstention_speaks_of_people_as_the_asker_would():
             "what does my sister do?": "Nothing is known about your sister.",
             "What's my brother's favorite color?": "Nothing is known about your brother's favorite color."}
         assert not mem.context("what do I do?", speaker="Teo").abstain
+        # a name asked of someone known by no one: the role, without the possessive it was asked with
+        assert mem.context("what's my cousin's name?", speaker="Teo").reason == "Nothing is known about your cousin."
+        assert mem.context("Whats my son-in-law’s name again", speaker="Teo").reason == (
+            "Nothing is known about your son-in-law.")
 
 
 def test_a_later_turn_that_changes_a_chosen_one_comes_with_it(monkeypatch):

@@ -211,19 +211,26 @@ def locomo_rows(convs, seed: int, hard: int, easy: int, voices: bool = False) ->
 TRAIN_PERSONAS = tuple(f"p{i}-" for i in range(1, 9))
 
 
+TRAIN_SESSIONS = REPO / "eval" / "data" / "answerability_train"
+
+
 def persona_rows(split: str, seed: int, hard: int, easy: int, part: str = "all",
                  values: bool = False) -> list[tuple[str, str, int]]:
     """Development personas only: every question, should-abstain ones with no
     positive. ``part``: "train" (p1-p8), "val" (the others) or "all";
     ``values``: a turn that names the gold or a stale value answers too (the
     evidence lists one turn where several tell where someone lives)."""
-    if split not in ("dev",):
-        raise SystemExit("only the development personas may be read here")
+    if split not in ("dev", "train"):
+        raise SystemExit("only the development personas and those written for training may be read here")
     rng = random.Random(seed)
     rows = []
-    for line in PERSONAS.read_text("utf-8").splitlines():
+    lines = (PERSONAS.read_text("utf-8").splitlines() if split == "dev" else
+             [ln for f in sorted(TRAIN_SESSIONS.glob("*.jsonl")) for ln in f.read_text("utf-8").splitlines()
+              if ln.strip()])
+    for line in lines:
         p = json.loads(line)
-        if p["split"] != split or (part != "all" and p["id"].startswith(TRAIN_PERSONAS) != (part == "train")):
+        if split == "dev" and (p["split"] != split or (
+                part != "all" and p["id"].startswith(TRAIN_PERSONAS) != (part == "train"))):
             continue
         turns = [(m["speaker"], m["text"]) for m in p["messages"]]
         ids = [m["id"] for m in p["messages"]]
@@ -233,7 +240,8 @@ def persona_rows(split: str, seed: int, hard: int, easy: int, part: str = "all",
             if not asked:
                 continue
             n = asked[-1] + 1
-            ev = set(q.get("evidence") or ())
+            # an abstain question's evidence names its trap turns: none of them answers it
+            ev = set(q.get("evidence") or ()) if q["kind"] != "abstain" else set()
             if values and q["kind"] != "abstain":
                 vals = [v.lower() for v in (q.get("gold") or []) + (q.get("stale") or []) if len(v) > 2]
                 ev |= {ids[i] for i in range(n) if turns[i][0] != "assistant"
@@ -255,6 +263,9 @@ def training_rows(args, epoch: int) -> list[tuple[str, str, int]]:
         for k in range(args.persona_repeats):
             rows += persona_rows("dev", args.seed * 1000 + epoch * 10 + k, args.hard, args.easy,
                                  part="train", values=True)
+            if args.train_sessions:  # personas written for training (eval/data/answerability_train)
+                rows += persona_rows("train", args.seed * 1000 + epoch * 10 + k, args.hard, args.easy,
+                                     values=True)
     return rows
 
 
@@ -376,7 +387,10 @@ def train(args) -> Path:
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp, safe_serialization=True)
     facts = {"train": ("generated pairs (eval/answerability/pairs.py, train families)"
-                       + (", and the development personas p1-p8 (4 draws of negatives per epoch)"
+                       + (f", the development personas p1-p8"
+                          + (" and the personas written for training (eval/data/answerability_train)"
+                             if args.train_sessions else "")
+                          + f" ({args.persona_repeats} draws of negatives per epoch)"
                           if args.data == "generated+personas" else "")
                        if args.data != "locomo" else
                        f"LoCoMo conversations {TRAIN_CONVS.start + 1}-{TRAIN_CONVS.stop} (categories 1-4)"),
@@ -448,6 +462,8 @@ def main(argv=None) -> None:
     ap.add_argument("--pairs", type=int, default=4000, help="generated pairs per epoch")
     ap.add_argument("--persona-repeats", type=int, default=4,
                     help="draws of negatives per epoch for the development personas p1-p8")
+    ap.add_argument("--train-sessions", action=argparse.BooleanOptionalAction, default=True,
+                    help="also the personas written for training, eval/data/answerability_train/*.jsonl")
     ap.add_argument("--voices", action=argparse.BooleanOptionalAction, default=True,
                     help="retell LoCoMo's questions in the user's voice and of relatives (default on)")
     ap.add_argument("--batch-size", type=int, default=32)
