@@ -29,19 +29,17 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from model import ANSWERS_DIR, OnnxAnswers  # noqa: E402
-from train import locomo_rows, persona_rows, report  # noqa: E402
+from train import at, locomo_rows, persona_rows, report  # noqa: E402
 
 
 def probs(model: OnnxAnswers, rows) -> list[float]:
-    out: list[float] = []
     by_q: dict[str, list[int]] = {}
     for i, (q, _, _) in enumerate(rows):
         by_q.setdefault(q, []).append(i)
     res = np.zeros(len(rows), dtype=np.float32)
     for q, ids in by_q.items():
         res[ids] = model.answers(q, [rows[i][1] for i in ids])
-    out = [float(x) for x in res]
-    return out
+    return [float(x) for x in res]
 
 
 def choose(rows, ps, max_neg: float) -> float:
@@ -50,12 +48,9 @@ def choose(rows, ps, max_neg: float) -> float:
     return round(float(neg[k]) + 1e-4, 4) if k < len(neg) else 0.5
 
 
-def at(rows, ps, t: float) -> dict:
-    pos = [p for p, r in zip(ps, rows) if r[2] == 0]
-    neg = [p for p, r in zip(ps, rows) if r[2] == 1]
-    tp, fp = sum(p >= t for p in pos), sum(p >= t for p in neg)
-    return {"threshold": t, "precision": round(tp / max(1, tp + fp), 4), "recall": round(tp / max(1, len(pos)), 4),
-            "neg_above": round(fp / max(1, len(neg)), 4)}
+def at_threshold(rows, ps, t: float) -> dict:
+    return {"threshold": t, **at([p for p, r in zip(ps, rows) if r[2] == 0],
+                                 [p for p, r in zip(ps, rows) if r[2] == 1], t)}
 
 
 def main(argv=None) -> int:
@@ -72,8 +67,8 @@ def main(argv=None) -> int:
     res = {"threshold_rule": f"lowest threshold with at most {args.max_neg} of the non-answering turns of the "
                              "development personas p17-p20 above it",
            "threshold": t,
-           "locomo_all": {**report(loc, p_loc), "at_threshold": at(loc, p_loc, t)},
-           "personas_p17_p20": {**report(dev, p_dev), "at_threshold": at(dev, p_dev, t)}}
+           "locomo_all": {**report(loc, p_loc), "at_threshold": at_threshold(loc, p_loc, t)},
+           "personas_p17_p20": {**report(dev, p_dev), "at_threshold": at_threshold(dev, p_dev, t)}}
     print(json.dumps(res, indent=2))
     if args.write:
         cfg_path = Path(args.model) / "config.json"

@@ -28,6 +28,8 @@ import random
 import re
 from dataclasses import asdict, dataclass
 
+from model import answer_text
+
 __all__ = ["QPair", "FAMILIES", "generate"]
 
 ANSWERS, OTHER = 0, 1
@@ -291,8 +293,8 @@ def generate(n: int, split: str = "train", seed: int = 0) -> list[QPair]:
             tpl = rng.choice(fam["a"])
             text, label, kind = _turn(tpl, pron, subj, slots), ANSWERS, "answer"
             if tpl.startswith("{v}") and rng.random() < 0.6:  # after the assistant's question
-                text = answer_text(fam["ask"].format(**slots) if who.self else
-                                   fam["ask"].replace("you", "they").format(**slots), text)
+                text = answer_text(text, fam["ask"].format(**slots) if who.self else
+                                   fam["ask"].replace("you", "they").format(**slots))
         elif roll < 0.55:   # the same person on another subject
             other = FAMILIES[rng.choice([k for k in fams if k != fam_name])]
             text = _turn(rng.choice(other["a"]), pron, subj, _slots(other, rng))
@@ -317,12 +319,6 @@ def generate(n: int, split: str = "train", seed: int = 0) -> list[QPair]:
             q, text = _chat(q, rng), _chat(text, rng)
         out.append(QPair(q, text, label, fam_name, kind))
     return out
-
-
-def answer_text(asked: str, turn: str) -> str:
-    from model import answer_text as join
-
-    return join(turn, asked)
 
 
 def main(argv=None) -> None:

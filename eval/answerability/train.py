@@ -46,6 +46,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from model import LABELS, answer_text  # noqa: E402
+
+from midas_graph._context import _SENTENCE, ANSWER_WORDS  # noqa: E402
 from midas_graph.models.train_nli import (  # noqa: E402
     PKG_DIR,
     REPO,
@@ -54,9 +56,11 @@ from midas_graph.models.train_nli import (  # noqa: E402
     batches_for_epoch,
     collate,
     encode,
+    load_classifier,
     log,
     lr_at,
     make_tokenizer,
+    save_ckpt,
     sha256,
     state_dict_from_int8_onnx,
 )
@@ -67,23 +71,22 @@ LOCOMO = REPO.parent / "shared" / "data" / "locomo" / "locomo10.json"
 PERSONAS = REPO / "eval" / "data" / "assistant_sessions.jsonl"
 TRAIN_CONVS = range(0, 8)
 VAL_CONVS = range(8, 10)
-SHORT = 12  # _context.ANSWER_WORDS
-_SENT = re.compile(r"(?<=[.!?])\s+")
 
 
 def _asked_before(turns: list[tuple[str, str]], i: int) -> str:
-    """The other speaker's question that the short turn ``i`` answers, or ""."""
-    if i == 0 or len(turns[i][1].split()) > SHORT or turns[i - 1][0] == turns[i][0]:
+    """The other speaker's question that the short turn ``i`` answers, or ""
+    (as the context reads it: ``_context._question_answered``)."""
+    if i == 0 or len(turns[i][1].split()) > ANSWER_WORDS or turns[i - 1][0] == turns[i][0]:
         return ""
-    last = _SENT.split(turns[i - 1][1].strip())[-1]
+    last = _SENTENCE.split(turns[i - 1][1].strip())[-1]
     return last if last.endswith("?") else ""
 
 
 def _pairs(question: str, turns: list[tuple[str, str]], ids: list[str], evidence: set[str],
            rng: random.Random, hard: int, easy: int, bm25=None, voice=None) -> list[tuple[str, str, int]]:
     """(question, turn text, label) rows: 0 answers, 1 does not. ``voice``
-    (training only): a function of (question, turns, picked indices) that
-    retells the question and turns in another voice (:func:`_retell`)."""
+    (training only): a function of (question, turns, {index: text}) that
+    retells the question and the picked turns in another voice (:func:`_retell`)."""
     pos = [i for i, d in enumerate(ids) if d in evidence]
     neg: list[int] = []
     if bm25 is not None:
@@ -209,15 +212,15 @@ def locomo_rows(convs, seed: int, hard: int, easy: int, voices: bool = False) ->
 #: The development personas split again: the earlier writers' (p1-p8) may
 #: train, the later writers' (p17-p20) judge. Held-out personas are never read.
 TRAIN_PERSONAS = tuple(f"p{i}-" for i in range(1, 9))
-
-
 TRAIN_SESSIONS = REPO / "eval" / "data" / "answerability_train"
 
 
 def persona_rows(split: str, seed: int, hard: int, easy: int, part: str = "all",
                  values: bool = False) -> list[tuple[str, str, int]]:
-    """Development personas only: every question, should-abstain ones with no
-    positive. ``part``: "train" (p1-p8), "val" (the others) or "all";
+    """The development personas (``split`` "dev") or those written for
+    training ("train"), never the held-out ones: every question,
+    should-abstain ones with no positive. ``part`` (dev only): "train"
+    (p1-p8), "val" (the others) or "all";
     ``values``: a turn that names the gold or a stale value answers too (the
     evidence lists one turn where several tell where someone lives)."""
     if split not in ("dev", "train"):
@@ -234,6 +237,7 @@ def persona_rows(split: str, seed: int, hard: int, easy: int, part: str = "all",
             continue
         turns = [(m["speaker"], m["text"]) for m in p["messages"]]
         ids = [m["id"] for m in p["messages"]]
+        indexes: dict[int, object] = {}  # BM25 over the turns said by then, one per prefix
         for q in p["questions"]:
             asked = [i for i, m in enumerate(p["messages"])
                      if m["time"] <= q["asked_at"]]
@@ -246,12 +250,14 @@ def persona_rows(split: str, seed: int, hard: int, easy: int, part: str = "all",
                 vals = [v.lower() for v in (q.get("gold") or []) + (q.get("stale") or []) if len(v) > 2]
                 ev |= {ids[i] for i in range(n) if turns[i][0] != "assistant"
                        and any(v in turns[i][1].lower() for v in vals)}
-            rows += _pairs(q["question"], turns[:n], ids[:n], ev, rng, hard, easy, _index(turns[:n]))
+            if n not in indexes:
+                indexes[n] = _index(turns[:n])
+            rows += _pairs(q["question"], turns[:n], ids[:n], ev, rng, hard, easy, indexes[n])
     return rows
 
 
 def training_rows(args, epoch: int) -> list[tuple[str, str, int]]:
-    """One epoch's pairs: generated ones (``answer_pairs``, fresh each epoch),
+    """One epoch's pairs: generated ones (``pairs.py``, fresh each epoch) and personas,
     or, for research only, LoCoMo's (CC BY-NC 4.0: a model trained on them is
     not shipped)."""
     if args.data == "locomo":
@@ -271,13 +277,8 @@ def training_rows(args, epoch: int) -> list[tuple[str, str, int]]:
 
 def load_model(args):
     import torch
-    from transformers import AutoModelForSequenceClassification
 
-    from midas_graph.models.train_nli import LABELS as NLI_LABELS
-
-    model = AutoModelForSequenceClassification.from_pretrained(
-        str(base_model_dir()), num_labels=3,
-        id2label=dict(enumerate(NLI_LABELS)), label2id={l: i for i, l in enumerate(NLI_LABELS)})
+    model = load_classifier(base_model_dir())
     model.load_state_dict(state_dict_from_int8_onnx(Path(args.init_from_onnx), model), strict=False)
     # entailment -> answers, neutral -> does not: the NLI head is the warm start
     head = torch.nn.Linear(model.classifier.in_features, 2)
@@ -307,20 +308,34 @@ def scores_torch(model, tok, rows, torch, batch=64) -> list[float]:
     return out
 
 
+def at(pos: list[float], neg: list[float], t: float) -> dict:
+    """Precision and recall of "answers", and the share of non-answers scored, at or above ``t``."""
+    tp, fp = sum(p >= t for p in pos), sum(n >= t for n in neg)
+    return {"precision": round(tp / max(1, tp + fp), 4), "recall": round(tp / max(1, len(pos)), 4),
+            "neg_above": round(fp / max(1, len(neg)), 4)}
+
+
+def _auc(pos: list[float], neg: list[float]) -> float:
+    """P(an answer outscores a non-answer), ties counting half (Mann-Whitney, by ranks)."""
+    import numpy as np
+
+    if not pos or not neg:
+        return 0.0
+    x = np.asarray(pos + neg, dtype=np.float64)
+    order = np.argsort(x, kind="stable")
+    ranks = np.empty(len(x))
+    ranks[order] = np.arange(1, len(x) + 1)
+    _, inv, counts = np.unique(x, return_inverse=True, return_counts=True)
+    ranks = (np.bincount(inv, weights=ranks) / counts)[inv]  # tied scores share their mean rank
+    return float((ranks[:len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+
+
 def report(rows, probs) -> dict:
     """AUC, and precision / recall of "answers" at a few thresholds."""
     pos = [p for p, r in zip(probs, rows) if r[2] == 0]
     neg = [p for p, r in zip(probs, rows) if r[2] == 1]
-    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg) if len(pos) * len(neg) < 4e7 else 0
-    out = {"n_pos": len(pos), "n_neg": len(neg),
-           "auc": round(wins / max(1, len(pos) * len(neg)), 4), "at": {}}
-    for t in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95):
-        tp = sum(p >= t for p in pos)
-        fp = sum(n >= t for n in neg)
-        out["at"][str(t)] = {"precision": round(tp / max(1, tp + fp), 4),
-                             "recall": round(tp / max(1, len(pos)), 4),
-                             "neg_above": round(fp / max(1, len(neg)), 4)}
-    return out
+    return {"n_pos": len(pos), "n_neg": len(neg), "auc": round(_auc(pos, neg), 4),
+            "at": {str(t): at(pos, neg, t) for t in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95)}}
 
 
 def train(args) -> Path:
@@ -382,7 +397,7 @@ def train(args) -> Path:
             f"persona dev AUC {h['persona_dev']['auc']}")
         state["history"].append(h)
         state["epoch"] += 1
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "state": state}, ckpt)
+        save_ckpt(ckpt, model, opt, state, torch)
     tmp = work / "final.tmp"
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp, safe_serialization=True)
