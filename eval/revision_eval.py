@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from collections import defaultdict
@@ -40,7 +41,15 @@ def load_cases(path: Path = CASES) -> list[dict]:
 
 
 def norm(v) -> str:
-    return " ".join(str(v).casefold().split())
+    """Case and spaces do not matter, nor how a unit is spelled: "55 minutes"
+    is the "55 min" the extractor records."""
+    from midas_graph._extract.lexicon import _UNITS
+
+    s = " ".join(str(v).casefold().split())
+    m = re.fullmatch(r"(-?\d+(?:\.\d+)?) ?([a-z%]+)", s)
+    if m and m.group(2) in _UNITS:
+        s = f"{m.group(1)} {_UNITS[m.group(2)].casefold()}"
+    return s
 
 
 def run_case(case: dict, embedder, nli) -> dict:

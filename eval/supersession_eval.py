@@ -21,6 +21,7 @@ Targets (issue 19 item 3): false-supersession rate <= 1%, catch rate >= 85%.
 
     python eval/supersession_eval.py [--json eval/results/supersession_eval.json] [-v]
     python eval/supersession_eval.py --both-orders mean     # NLI scores both orders
+    python eval/supersession_eval.py --set dev2 | heldout   # the second development set, or the held-out one
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ from revision_eval import CASES as REVISION_CASES  # noqa: E402
 from revision_eval import load_cases, run_case  # noqa: E402
 
 NEW_CASES = HERE / "data" / "supersession_cases.jsonl"
+#: Two sets written on 2026-12-06 by two hands that read neither the engine nor the other sets
+#: (eval/make_supersession_dev2.py, eval/make_supersession_heldout.py): rules may be chosen on
+#: ``dev`` and ``dev2``; ``heldout`` is only reported (counts, never its texts).
+SETS = {"dev": NEW_CASES, "dev2": HERE / "data" / "supersession_dev2.jsonl",
+        "heldout": HERE / "data" / "supersession_heldout.jsonl"}
 TARGETS = {"false_supersession_rate": 0.01, "catch_rate": 0.85}
 
 
@@ -84,6 +90,8 @@ def main(argv=None) -> int:
     ap.add_argument("--both-orders", choices=["mean", "max", "min", "none"])
     ap.add_argument("--threshold", type=float, help="NLI threshold (default: the model's)")
     ap.add_argument("--only-new", action="store_true", help="skip the revision cases")
+    ap.add_argument("--set", choices=sorted(SETS), default="dev",
+                    help="which new cases: dev (supersession_cases.jsonl), dev2, or heldout (report only)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     from midas_graph.models import default_embedder, default_nli
@@ -94,11 +102,11 @@ def main(argv=None) -> int:
     if a.threshold is not None:
         nli.threshold = a.threshold
     old = [] if a.only_new else load_cases(REVISION_CASES)
-    new = load_cases(NEW_CASES)
+    new = load_cases(SETS[a.set])
     t = time.perf_counter()
     rec = Recorder(nli)
     rows = [run(c, emb, rec) | {"source": "revision_cases"} for c in old]
-    rows += [run(c, emb, rec) | {"source": "supersession_cases"} for c in new]
+    rows += [run(c, emb, rec) | {"source": f"supersession_{a.set}"} for c in new]
     by = defaultdict(list)
     for r in rows:
         by[r["category"]].append(r)
@@ -108,7 +116,7 @@ def main(argv=None) -> int:
     fs = sum(r["false_supersession"] for r in rows)
     unreg = by.get("contradiction_unregistered", [])
     summary = {
-        "cases": len(rows), "new_cases": len(new),
+        "cases": len(rows), "new_cases": len(new), "set": a.set,
         "false_supersessions": fs, "false_supersession_rate": round(fs / len(rows), 4),
         "catch_rate": round(sum(r["tp"] for r in unreg) / len(unreg), 4) if unreg else None,
         # the NLI part alone: of the unregistered contradictions whose old statement reached

@@ -21,6 +21,7 @@ from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
 from ._extract.location import housing_places
 from ._extract.lexicon import _RELATIONS
+from ._extract.switches import change_cue
 from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
@@ -51,8 +52,13 @@ AGENT_SPEAKERS = frozenset({"assistant", "ai", "agent", "bot", "chatbot", "syste
 
 
 #: "switched from X to Y": the held value X ends and Y takes its attribute
-#: (``_extract.cessation.switch_from_to``).
+#: (``_extract.switches``).
 SWITCHES = True
+#: A statement of an attribute the registry does not know, said with a change
+#: cue ("Oakline Residential is our landlord now", "these days I shop at
+#: Aldi") and no word of addition, replaces the attribute's other held values,
+#: as a registered single-valued attribute would (switches.toml ``change_cues``).
+CUE_CHANGES = True
 #: how many of a group's stored turns teach a process that has not seen the
 #: group yet (a reopened memory) the capitals its turns showed
 #: (``_extract/casing.py``): a lower-case turn after a restart reads as it
@@ -717,7 +723,10 @@ class Ingest:
                 [f for f in candidates(current, draft.attribute, vec, fact_vecs, single_of=mem.registry.is_single,
                                       text=claim.text)
                  if f.episode_id != ep.id], claim.text)
-            if claim.change and not single:  # "I went vegan": no other diet holds now
+            change = claim.change or (CUE_CHANGES and not mem.registry.knows(draft.attribute)
+                                      and claim.polarity == "assert" and not adds(claim.text)
+                                      and change_cue(claim.text))
+            if change and not single:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
                             if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},
                          **(close or {})}

@@ -91,6 +91,10 @@ class AttributeRegistry:
                 words += self.asked_as.get(prefix.rstrip("_"), ())
         return [*self.spellings(key), *words]
 
+    def knows(self, key: str) -> bool:
+        """Whether the registry says anything of ``key``'s cardinality."""
+        return key in self.cardinality or any(key.startswith(p) for p in self.prefixes)
+
     def is_single(self, key: str) -> bool:
         card = self.cardinality.get(key)
         if card is None:

@@ -116,39 +116,3 @@ def h_stop(w, v, st, pol, tense, tv) -> None:
     w.emit(subj, "habit", activity_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
            rule="stopped_activity", past_means_cease=False, conf=0.9)
 
-
-_SWITCH_VERBS = LEX.words("cessation.switch_verbs")
-
-
-def switch_from_to(w, sent) -> None:
-    """ "switched from red bull to matcha", "I changed from Sisk to John Paul":
-    a claim with no attribute, value Y, ``replaces`` X and ``change``; revision
-    ends the held value X, whatever attribute holds it, and gives Y that
-    attribute (``_episodes``). Nothing is recorded when nothing held is X."""
-    from .claims import Claim
-
-    ctx = w.ctx
-    for v in sent:
-        if v.pos_ != "VERB" or v.lemma_.lower() not in _SWITCH_VERBS:
-            continue
-        src = next((p for p in _children(v, "prep") if p.lower_ == "from"), None)
-        old = _child(src, "pobj") if src is not None else None
-        if old is None:
-            continue
-        to = next((p for p in _children(v, "prep") if p.lower_ in ("to", "into")), None)
-        if to is None:  # "from red bull to matcha": "to" may hang under "from" or the old value
-            to = next((t for t in src.subtree if t.dep_ == "prep" and t.lower_ in ("to", "into")), None)
-        new = _child(to, "pobj") if to is not None else None
-        if new is None or w.is_time_tok(new) or w.is_time_tok(old):
-            continue
-        st = subject_token(v)
-        if st is None and v.i == sent.start:  # "switched from ..., my heart was ...": the speaker did
-            subj = Subj(ctx.speaker, True, 0.9, True, None)
-        else:
-            subj = w.subject(st)  # a dropped subject is the speaker
-        if subj is None or not subj.person:
-            continue
-        ctx.claims.append(Claim(subject=subj.name, attribute="", value=_np_text(new), text=ctx.sent_text,
-                                replaces=_np_text(old), subject_is_speaker=subj.is_speaker,
-                                value_is_entity=_is_name(new, ctx), confidence=0.8, rule="switch_from_to",
-                                change=True))

@@ -100,6 +100,11 @@ def _own_home(tok) -> bool:
     return False
 
 
+#: what a person moves when they move house ("we moved the family to Leeds"); any other
+#: object makes "moved X to Y" a thing moved (location.toml ``moved_with_us``)
+_MOVED_WITH_US = LEX.words("location.moved_with_us")
+
+
 def h_move(w, v, st, pol, tense, tv) -> None:
     ctx = w.ctx
     subj = subject_or_event(w, v, st, pol, tense, tv)  # "the deadline moved to Friday"
@@ -111,6 +116,9 @@ def h_move(w, v, st, pol, tense, tv) -> None:
         return
     if pol == "negate":
         return
+    moved = _child(v, "dobj")
+    if moved is not None and moved.lower_ not in _MOVED_WITH_US:
+        return  # "I moved my passwords to Bitwarden": a thing moved, not the speaker (switches.moved_to)
     prt = _child(v, "prt")
     preps = _children(v, "prep")
     # "moved out of X" / "moved away from X"

@@ -4,10 +4,14 @@
 
 from __future__ import annotations
 
-from .lexicon import _CURRENCY, _FIRST, _METRICS, _METRIC_VERBS, _SECOND, _UNITS
+from .lexicon import LEX, _CURRENCY, _FIRST, _METRICS, _METRIC_VERBS, _SECOND, _UNITS
 from .numbers import _NUM_UNIT_RE, _num_value, _parse_number
 from .subjects import owner_of
 from .tokens import _child, _children, _is_name, attr_key
+
+
+#: verbs whose object is the measure ("reach 1,000 users", "my commute takes 40 minutes")
+_MEASURE_OBJECT_VERBS = LEX.words("numbers.measure_object_verbs")
 
 
 def metric_change(w, v, st, pol, tense, tv) -> bool:
@@ -39,7 +43,7 @@ def metric_change(w, v, st, pol, tense, tv) -> bool:
             if po is not None:
                 num_tok = po
                 break
-    if num_tok is None and lemma in ("reach", "hit", "average", "be"):
+    if num_tok is None and lemma in _MEASURE_OBJECT_VERBS:  # "my commute takes 40 minutes"
         num_tok = _child(v, "dobj", "attr")
     if num_tok is None:
         # "rent went up to $2,000" (the parse hangs the number under "up")

@@ -40,6 +40,8 @@ from .lexicon import (LEX, _ANNOUNCE_VERBS, _ASPECT_VERBS, _BAD_OBJECTS, _EVENT_
 from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
+from .standing import standing
+from .switches import change_cue, leave_guesses
 from .times import apply_time, collect_times, is_time_tok, qualifiers, resolve_time_tok, time_of
 from .tokens import _attr, _child, _is_name, name_span
 
@@ -51,7 +53,7 @@ class _Ctx(Parties):
 
     __slots__ = ("ref", "claims", "mentions", "times", "sent_text",
                  "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state",
-                 "planned")
+                 "planned", "switched_tok")
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime,
                  pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset(),
@@ -71,6 +73,7 @@ class _Ctx(Parties):
         self.negated: set[int] = set()  # tokens of the constituent a contrast rejects
         self.alt: dict[int, Any] = {}  # rejected constituent -> its replacement ("not on Monday but on Tuesday")
         self.state: dict[str, Any] = {}  # what a family keeps from one sentence to the next ("Got promoted!")
+        self.switched_tok = None  # the value a "Y now, not X" replaces (switches.now_not)
 
 
 class Walker:
@@ -112,7 +115,10 @@ class Walker:
             if meant is not None and rejected is None:
                 rejected = meant[0]
             ctx.correction = strong or carry_correction or (rejected is not None)
-            ctx.replaces_tok = rejected
+            ctx.replaces_tok, ctx.switched_tok = rejected, None
+            if rejected is not None and not (strong or carry_correction or meant) and change_cue(sent.text):
+                # "I live in Lisbon now, not Porto": Porto held until now, it was no mistake
+                ctx.correction, ctx.replaces_tok, ctx.switched_tok = False, None, rejected
             ctx.used_corr = False
             for pattern in SENTENCE_PATTERNS:
                 pattern(self, sent)
@@ -121,8 +127,11 @@ class Walker:
                     self.predicate(v)
                 except (IndexError, KeyError, ValueError):  # defensive: odd parses
                     continue
+            ctx.claims[:] = leave_guesses(ctx.claims, n_before)
             if first_answer and self.prompt and len(ctx.claims) == n_before:
                 answer(self, sent, self.prompt)
+            if STANDING and len(ctx.claims) == n_before and not ctx.correction:
+                standing(self, sent)  # "I bank with Monzo": last, for what no family read
             first_answer = False
             # "on Monday, scratch that, Tuesday": what this message said is taken back
             repaired = repair and not ctx.correction and self_repair(self, sent, n_before)
@@ -436,4 +445,6 @@ def _sentence_patterns() -> list[Callable[..., None]]:
 
 
 VERBS = _verb_table()
+#: read a standing relation from a sentence nothing else read (standing.py)
+STANDING = True
 SENTENCE_PATTERNS = _sentence_patterns()

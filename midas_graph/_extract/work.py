@@ -119,6 +119,8 @@ def h_work(w, v, st, pol, tense, tv) -> None:
         return
     if tense == "future" or tense == "progressive" and any(c.lower_ in ("on",) for c in v.children):
         return
+    if any(c.dep_ == "prt" and c.lower_ == "out" for c in v.children):
+        return  # "I work out at Iron Temple": a gym, not an employer
     for p in _children(v, "prep"):
         pl = p.lower_
         o = _child(p, "pobj")
@@ -347,6 +349,8 @@ def h_make(w, v, st, pol, tense, tv) -> None:
 
 def h_accept(w, v, st, pol, tense, tv) -> None:
     """ "She accepted a position at the Royal Library", "I took a job at Initech", "I landed a role at X"."""
+    if _measure_taken(w, v, st, pol, tense, tv):
+        return
     subj = w.subject(st)
     if subj is None or not subj.person or pol == "negate" or tense in ("future", "progressive"):
         return
@@ -354,6 +358,16 @@ def h_accept(w, v, st, pol, tense, tv) -> None:
     if o is None or o.lemma_.lower() not in _ACCEPT_JOB:
         return
     job_noun(w, subj, o, v, pol, "present", tv, rule="accept_job")
+
+
+def _measure_taken(w, v, st, pol, tense, tv) -> bool:
+    """ "my commute takes 40 minutes": a "take" no job reads, of a measured noun (metrics.py)."""
+    o = _child(v, "dobj")
+    if st is None or st.pos_ == "PRON" or o is None or not (
+            o.like_num or any(c.dep_ == "nummod" and c.like_num for c in o.children)):
+        return False
+    w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+    return True
 
 
 def last_day(w, sent) -> None:

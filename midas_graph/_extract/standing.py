@@ -1,0 +1,109 @@
+"""Standing relations: what a sentence no other family reads, when it says in
+the simple present that a person stands in some relation to a named thing.
+
+"I bank with Monzo" -> bank_with: Monzo; "I see Dr. Lee for my teeth" ->
+see: Dr. Lee; "we shop at Lidl" -> shop_at: Lidl; "my son goes to Oakwood"
+-> <speaker>'s son · go_to: Oakwood. The attribute is the verb (with its
+particle and preposition); the registry does not know it, so a later value
+replaces it only through a switch ("moved my account from Monzo to ING",
+:mod:`.switches`), a change of the same attribute ("these days I bank with
+ING": NLI is asked about the held value), or NLI on similar statements.
+
+Last of all, and only for a sentence that gave nothing else: the value must
+be a name (not a common noun, not a time), the verb present simple (or
+progressive with a change cue: "I'm seeing Dr. Patel now"), asserted, not
+modal, not hypothetical, and not one of ``standing.not_standing_verbs``
+(saying, thinking, meeting: events and attitudes, not relations). Its
+confidence is 0.7: a reading of the wording, not a pattern for it.
+"""
+
+from __future__ import annotations
+
+from .clauses import _hypothetical, _polarity, _verb_tense
+from .lexicon import LEX
+from .subjects import Subj, subject_token
+from .switches import change_cue
+from .tokens import _child, _children, _is_name, _value_of, attr_key
+
+_NOT_STANDING = LEX.words("standing.not_standing_verbs")
+_PREPS = LEX.words("standing.prepositions")
+_THING_PREPS = LEX.words("standing.thing_prepositions")
+_NOT_MAIN = frozenset({"aux", "auxpass", "xcomp", "advcl", "acl", "relcl", "pcomp", "csubj", "amod", "prep"})
+
+
+def _called(obj):
+    """The name in "a physio called Siobhan" / "a tutor named Pilar" (or None)."""
+    if obj.pos_ != "NOUN":
+        return None
+    for acl in _children(obj, "acl"):
+        if acl.lemma_.lower() in ("call", "name"):
+            return _child(acl, "oprd", "attr", "dobj", "xcomp")
+    return None
+
+
+def _held_thing(w, v, st) -> bool:
+    """ "All my passwords are in Dashlane", "our home insurance is through
+    Admiral", "my side projects are hosted on GitLab", "my bike gets serviced
+    at Halfords": a thing of the speaker's (my / our, not a person) is with a
+    name; the thing's noun is the attribute."""
+    ctx = w.ctx
+    if st is None or st.pos_ != "NOUN" or not any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in st.children):
+        return False
+    subj = w.subject(st)
+    if subj is not None and subj.person:
+        return False
+    heads = [v] + [c for c in v.children if c.dep_ in ("xcomp", "acomp") and c.pos_ in ("VERB", "ADJ")]
+    p = next((c for h in heads for c in _children(h, "prep") if c.lower_ in _THING_PREPS and _child(c, "pobj") is not None), None)
+    obj = _child(p, "pobj") if p is not None else None
+    if obj is None or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
+        return False
+    key = attr_key(st)
+    if not key:
+        return False
+    value, is_entity = _value_of(obj, ctx)
+    w.emit(Subj(ctx.speaker, True, 0.9, True, None), key, value, v=v, pol="assert", tense="present", tv=v,
+           value_toks=list(obj.subtree), is_entity=is_entity, conf=0.7, rule="standing_thing")
+    return True
+
+
+def standing(w, sent) -> None:
+    ctx = w.ctx
+    for v in sent:
+        if v.pos_ not in ("VERB", "AUX") or v.dep_ in _NOT_MAIN or _hypothetical(v):
+            continue  # "I'd love to move to Paris", "the gym I go to": not a statement of its own
+        if any(c.tag_ == "TO" for c in v.children):
+            continue
+        if any(c.dep_ == "aux" and c.tag_ == "MD" for c in v.children):
+            continue  # "I can see Dr. Lee", "I should bank with ING"
+        if _polarity(v, ctx.contrast_negs) != "assert":
+            continue
+        tense = _verb_tense(v)
+        if tense in ("present", "perfect") and _held_thing(w, v, subject_token(v)):
+            return
+        if v.pos_ != "VERB" or v.lemma_.lower() in _NOT_STANDING:
+            continue
+        if tense != "present" and not (tense == "progressive" and change_cue(sent.text)):
+            continue
+        st = subject_token(v)
+        if st is None:
+            subj = Subj(ctx.speaker, True, 0.9, True, None) if v.i == sent.start else None
+        else:
+            subj = w.subject(st)
+        if subj is None or not subj.person:
+            continue
+        obj, prep = _child(v, "dobj"), None
+        if obj is None:
+            p = next((c for c in _children(v, "prep") if c.lower_ in _PREPS and _child(c, "pobj") is not None), None)
+            obj, prep = (_child(p, "pobj"), p.lower_) if p is not None else (None, None)
+        named = _called(obj) if obj is not None and prep is None else None
+        if named is not None:  # "I see a physio called Siobhan": physio: Siobhan
+            obj, attribute = named, attr_key(obj)
+        else:
+            prt = _child(v, "prt")
+            attribute = "_".join(x for x in (v.lemma_.lower(), prt.lower_ if prt is not None else None, prep) if x)
+        if obj is None or not attribute or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
+            continue
+        value, is_entity = _value_of(obj, ctx)
+        w.emit(subj, attribute, value, v=v, pol="assert", tense="present", tv=v, value_toks=list(obj.subtree),
+               is_entity=is_entity, conf=0.7, rule="standing_relation")
+        return
