@@ -721,7 +721,7 @@ class Ingest:
             # episode stated ("she's now a principal at Lincoln High" closed its own title)
             close = {} if ADDITIVE and adds(claim.text) else judge.contradicted(
                 [f for f in candidates(current, draft.attribute, vec, fact_vecs, single_of=mem.registry.is_single,
-                                      text=claim.text)
+                                      text=claim.text, value=draft.value)
                  if f.episode_id != ep.id], claim.text)
             change = claim.change or (CUE_CHANGES and not mem.registry.knows(draft.attribute)
                                       and claim.polarity == "assert" and not adds(claim.text)

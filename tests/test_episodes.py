@@ -248,5 +248,8 @@ def test_the_result_says_which_sentences_gave_no_claim():
         assert r.unparsed == ["The weather is nice.", "How are you?"]
         r = mem.add_episode("my brother tom loves it here", speaker="Jordan")
         assert r.facts and r.unparsed == []
+        r = mem.add_episode("Anjali and I ran into each other again.", speaker="Jordan")
+        assert r.facts == [] and r.unparsed == ["Anjali and I ran into each other again."]
+        # read since the standing relations (issue 19): "report to" is the registry's manager
         r = mem.add_episode("I report to Anjali now.", speaker="Jordan")
-        assert r.facts == [] and r.unparsed == ["I report to Anjali now."]
+        assert [(f.attribute, f.value) for f in r.facts] == [("manager", "Anjali")] and r.unparsed == []

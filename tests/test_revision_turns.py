@@ -239,3 +239,22 @@ def test_two_single_valued_registered_attributes_are_not_put_to_nli(monkeypatch)
     monkeypatch.setattr(revise_mod, "SINGLES_APART", False)
     with told() as mem:
         assert mem.as_of("Henrik", "birthday") == []
+
+
+def test_a_value_said_again_is_not_put_to_nli(mem, monkeypatch):
+    """"Like I said before, my prescriptions go to Rite Aid." restates a held
+    value: NLI is not asked about it (the bundled model scored such a pair a
+    contradiction, 0.75), and the belief stays one."""
+    import midas_graph._episodes as episodes
+
+    asked = []
+    judge = episodes.Judge.contradicted
+    monkeypatch.setattr(episodes.Judge, "contradicted",
+                        lambda self, c, t: asked.extend(f.value for f in c) or judge(self, c, t))
+    mem.add_episode("My prescriptions go to Rite Aid.", speaker="Imke", reference_time="2024-03-01")
+    r = mem.add_episode("Like I said before, my prescriptions go to Rite Aid.", speaker="Imke",
+                        reference_time="2024-04-01")
+    assert "Rite Aid" not in asked and r.superseded == []
+    assert cur(mem, "Imke", "prescription") == ["Rite Aid"]
+    mem.add_episode("These days my prescriptions go to Boots.", speaker="Imke", reference_time="2024-05-01")
+    assert cur(mem, "Imke", "prescription") == ["Boots"]

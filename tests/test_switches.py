@@ -94,6 +94,9 @@ STANDING = [
     ("My daughter goes to Hillside Primary.", "go_to", "Hillside Primary"),
     ("I work out at Iron Forge.", "work_out_at", "Iron Forge"),
     ("I see a physio called Anouk for my shoulder.", "physio", "Anouk"),
+    ("We do our weekly shop at Lidl.", "shop", "Lidl"),
+    ("I keep my recipes in Paprika.", "recipe", "Paprika"),
+    ("I have cello lessons with Mrs. Brandt.", "cello_lesson", "Mrs. Brandt"),
     # a thing of mine with a name: the thing is the attribute
     ("All my recipes are in Paprika.", "recipe", "Paprika"),
     ("Our car insurance is through Direct Line.", "car_insurance", "Direct Line"),
@@ -113,6 +116,9 @@ def test_a_standing_relation_to_a_name(nlp, text, attribute, value):
     "I don't shop at Lidl.",               # negated
     "I go to the park a lot.",             # not a name
     "If I moved I'd bank with Monzo.",     # hypothetical
+    "I take my car to Kwik Fit.",          # car is the registry's (what one drives): no car: Kwik Fit
+    "I take my kids to Oakwood.",          # people, not a thing of mine
+    "I'd love to move to Paris.",          # a wish
 ])
 def test_no_standing_relation(nlp, text):
     assert claims(nlp, text) == set(), claims(nlp, text)

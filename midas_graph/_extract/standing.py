@@ -20,10 +20,10 @@ confidence is 0.7: a reading of the wording, not a pattern for it.
 from __future__ import annotations
 
 from .clauses import _hypothetical, _polarity, _verb_tense
-from .lexicon import LEX
+from .lexicon import LEX, _RELATIONS
 from .subjects import Subj, subject_token
 from .switches import change_cue
-from .tokens import _child, _children, _is_name, _value_of, attr_key
+from .tokens import _child, _children, _is_name, _value_of, attr_key, thing_key
 
 _NOT_STANDING = LEX.words("standing.not_standing_verbs")
 _PREPS = LEX.words("standing.prepositions")
@@ -57,12 +57,49 @@ def _held_thing(w, v, st) -> bool:
     obj = _child(p, "pobj") if p is not None else None
     if obj is None or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
         return False
-    key = attr_key(st)
+    key = thing_key(st)
     if not key:
         return False
     value, is_entity = _value_of(obj, ctx)
     w.emit(Subj(ctx.speaker, True, 0.9, True, None), key, value, v=v, pol="assert", tense="present", tv=v,
            value_toks=list(obj.subtree), is_entity=is_entity, conf=0.7, rule="standing_thing")
+    return True
+
+
+def _thing_taken(w, v, tense: str) -> bool:
+    """ "I take my car to Kwik Fit", "we do our weekly shop at Tesco", "I keep my
+    notes in Obsidian", "I have piano lessons with Mrs. Fielding", "I get my hair
+    cut at Rush": a person does a thing of theirs with a name; the thing's noun
+    is the attribute (car, shop, note, piano_lesson, hair)."""
+    ctx = w.ctx
+    if tense != "present":
+        return False
+    st = subject_token(v)
+    subj = w.subject(st) if st is not None else None
+    if subj is None or not subj.person:
+        return False
+    o, heads = _child(v, "dobj"), [v]
+    if o is None:  # "get my hair cut at Rush": the thing is the subject of "cut"
+        cc = next((c for c in v.children if c.dep_ == "ccomp" and c.pos_ == "VERB"), None)
+        o = _child(cc, "nsubj") if cc is not None else None
+        heads.append(cc)
+    if o is None or o.pos_ != "NOUN" or o.lower_ in _RELATIONS or o.lemma_.lower() in _RELATIONS:
+        return False
+    mine = any(c.dep_ == "poss" and c.lower_ in ("my", "our") for c in o.children)
+    bare = o.tag_ == "NNS" and not any(c.dep_ in ("det", "poss") for c in o.children)
+    if not (mine or bare):
+        return False
+    p = next((c for h in heads + [o] if h is not None for c in _children(h, "prep")
+              if c.lower_ in _THING_PREPS and _child(c, "pobj") is not None), None)
+    obj = _child(p, "pobj") if p is not None else None
+    if obj is None or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
+        return False
+    key = thing_key(o)
+    if not key:
+        return False
+    value, is_entity = _value_of(obj, ctx)
+    w.emit(subj, key, value, v=v, pol="assert", tense="present", tv=v, value_toks=list(obj.subtree),
+           is_entity=is_entity, conf=0.7, rule="standing_thing")
     return True
 
 
@@ -78,7 +115,7 @@ def standing(w, sent) -> None:
         if _polarity(v, ctx.contrast_negs) != "assert":
             continue
         tense = _verb_tense(v)
-        if tense in ("present", "perfect") and _held_thing(w, v, subject_token(v)):
+        if tense in ("present", "perfect") and (_held_thing(w, v, subject_token(v)) or _thing_taken(w, v, tense)):
             return
         if v.pos_ != "VERB" or v.lemma_.lower() in _NOT_STANDING:
             continue

@@ -25,7 +25,7 @@ from __future__ import annotations
 from .claims import Claim
 from .lexicon import LEX
 from .subjects import Subj, subject_token
-from .tokens import _child, _children, _is_name, _np_text, attr_key
+from .tokens import _child, _children, _is_name, _np_text, thing_key
 
 _FROM_TO = LEX.words("switches.from_to_verbs")
 _PURE = LEX.words("switches.pure_switch_verbs")
@@ -305,7 +305,7 @@ def moved_to(w, sent) -> None:
         new = _pobj(to)
         if new is None or not _is_name(new, ctx) or w.is_time_tok(new):
             continue
-        key = attr_key(o)
+        key = thing_key(o)
         subj = _subject(w, v)
         if key and subj is not None:
             _change(w, subj, key, new, "moved_to")

@@ -262,6 +262,14 @@ def attr_key(h) -> str | None:
     return "_".join(mods + [head])
 
 
+def thing_key(o) -> str | None:
+    """The attribute a thing of the speaker's names ("my home insurance" ->
+    home_insurance), or None when the registry has that key for something else
+    ("I take my car to Kwik Fit" is no car)."""
+    key = attr_key(o)
+    return key if key and not _registry().knows(key) else None
+
+
 def name_span(ent):
     """A PERSON entity span from its first capital ("mtg w/ Lennart" ->
     "Lennart"): the small model sweeps lower-case words before a name into it.
