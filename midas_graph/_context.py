@@ -34,7 +34,7 @@ from . import _people
 from ._asked import EARLIEST, LATEST, AskedTime
 from ._asked import place as place_time
 from ._entities import linked
-from ._query import QueryInfo, analyze, nothing_known, person_names_out, said_as
+from ._query import QueryInfo, analyze, asked_part, nothing_known, person_names_out, said_as
 from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import Episode, Fact
@@ -783,6 +783,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     decision (for eval/abstain_debug.py; not part of the public API)."""
     from .models import count_tokens, load_spacy
 
+    query = asked_part(query)  # "..., want to get it engraved on a bat": an aside asks nothing
     # the question's own times ("last spring") are read against its reference time
     recaller = mem._recaller()
     info: QueryInfo = analyze(recaller.cased_question(query, group_id), load_spacy(), speaker=speaker,

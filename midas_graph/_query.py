@@ -155,6 +155,32 @@ _TAIL_ADVERBS = frozenset("anymore lately nowadays tho though ago recently curre
                           "first last too also either".split())
 
 
+#: A question that opens with a question word ...
+_ASKS = re.compile(r"^\s*(?:what|whats|what's|who|whos|who's|whose|where|wheres|where's|when|whens|when's|which|"
+                   r"how|why|is|are|was|were|do|does|did|can|could|has|have|had)\b", re.I)
+#: ... and goes on, after a comma or dash, with why it is asked ("..., want to
+#: get it engraved on a bat", "..., I need to fill in a form"): the aside asks nothing.
+_ASIDE = re.compile(r"\s*(?:[,;]|\s[-–—]\s)\s*(?=(?:i|i'm|im|i've|ive|i'd|i'll|want|wanna|need|gotta|"
+                    r"got to|have to|so|because|cause|cuz|coz|trying|planning|thinking|just)\b)", re.I)
+
+
+def asked_part(text: str) -> str:
+    """``text`` without a trailing aside that says why the question is asked:
+    "Whats my grandson's name, want to get it engraved on a bat" asks the
+    name, not about a bat (the reason used to read "Nothing is known about
+    your bat and grandson."), and "What's my son's school called, I need to
+    fill in a form" asks nothing of the speaker."""
+    if ASIDES_CUT and _ASKS.match(text):
+        m = _ASIDE.search(text)
+        if m is not None and len(text[:m.start()].split()) >= 3:
+            return text[:m.start()].rstrip()
+    return text
+
+
+#: See :func:`asked_part`.
+ASIDES_CUT = True
+
+
 def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | None = None) -> QueryInfo:
     doc = nlp(text, disable=_UNUSED_PIPES)  # no dependency parse needed here: ~25% faster
     names: dict[str, str] = {}
@@ -294,6 +320,31 @@ LOOSE_ROLES = frozenset({"doctor", "dentist", "therapist", "teacher", "coach", "
 _IDENTITY = re.compile(r"^\W*who(?:['’]s| is| was| are| were)\b|['’]s name\b|\bnames?\b|\bcalled\b|\bnamed\b", re.I)
 
 
+_NAME_WORDS = frozenset({"name", "names", "called", "named"})
+
+
+def _asks_identity(doc, first: int, last: int) -> bool:
+    """Whether a question asks who holds the role said at tokens ``first..last``:
+    "who is my doctor?", "what's my boss's name?", "what is my son called?",
+    "the name of my nephew" -- not "what's my son's school called?", where the
+    name asked is the school's (the role is then asked about, not looked for)."""
+    if not ROLE_NAME_NEAR:
+        return bool(_IDENTITY.search(doc.text))
+    if _WHO_HOLDS.search(doc.text):
+        return True
+    for t in doc[last + 1:]:
+        if t.lower_ in _NAME_WORDS:
+            return True
+        if t.pos_ in ("NOUN", "PROPN") or t.lower_ in (",", ";"):
+            break
+    return first >= 2 and doc[first - 1].lower_ in ("of",) and doc[first - 2].lower_ in _NAME_WORDS
+
+
+_WHO_HOLDS = re.compile(r"^\W*who(?:['’]s| is| was| are| were)\b", re.I)
+#: A name word asks who holds a role only next to it (:func:`_asks_identity`).
+ROLE_NAME_NEAR = True
+
+
 def owner_instead(info: QueryInfo, roles) -> QueryInfo:
     """``info`` asking about the owners of ``roles`` (role names the memory
     knows nobody by) with the role words as asked words: "Who is my doctor
@@ -395,7 +446,7 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
             del out[owner]
         cls = _people.role_class(word)
         # "who is my doctor?", "what's my boss's name?": asks who holds the role
-        loose = bool(_IDENTITY.search(doc.text)) or (cls is not None and cls[0] in LOOSE_ROLES)
+        loose = _asks_identity(doc, j, last) or (cls is not None and cls[0] in LOOSE_ROLES)
         out[rname] = (owner, word, loose)
         chain[last] = rname
         role_toks.update(range(j + 1, last + 1))

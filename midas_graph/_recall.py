@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _people
 from ._entities import cluster, linked
-from ._query import QueryInfo, analyze, said_as
+from ._query import QueryInfo, analyze, asked_part, said_as
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
 
@@ -680,6 +680,7 @@ class Recaller:
 
         mem, store = self.mem, self.mem._store
         idx = self.index(group_id)
+        query = asked_part(query)
         if info is None:
             info = analyze(self.cased_question(query, group_id), load_spacy(), speaker=speaker, now=known_at)
         # the asked words alone (names left out) join the query in the vector ranker

@@ -947,6 +947,31 @@ def test_an_abstention_speaks_of_people_as_the_asker_would():
             "Nothing is known about your son-in-law.")
 
 
+def test_an_aside_after_a_question_asks_nothing(monkeypatch):
+    """"Whats my grandson's name, want to get it engraved on a bat" asks the
+    name (ASIDES_CUT): the reason used to name the bat, and "what's my son's
+    school called, I need to fill in a form" asked nothing of Teo's own
+    facts. And a name word asks who holds a role only next to it
+    (ROLE_NAME_NEAR): "what's my son's school called?" asks about a son
+    nobody is known as, so it abstains instead of being grounded by Teo's
+    daughter."""
+    import midas_graph._query as query_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        for t in ["Hi, I'm Teo.", "My daughter Lily plays the violin."]:
+            mem.add_episode(t, speaker="Teo")
+        ask = lambda q: mem.context(q, speaker="Teo")  # noqa: E731
+        assert ask("Whats my grandson's name, want to get it engraved on a bat").reason == (
+            "Nothing is known about your grandson.")
+        for q in ("What's my son's school called?", "What's my son's school called, I need to fill in a form"):
+            assert ask(q).abstain and ask(q).reason == "Nothing is known about your son.", q
+        assert not ask("Who plays the violin, my daughter?").abstain  # no aside: kept whole
+        monkeypatch.setattr(query_mod, "ASIDES_CUT", False)
+        assert "bat" in ask("Whats my grandson's name, want to get it engraved on a bat").reason
+        monkeypatch.setattr(query_mod, "ROLE_NAME_NEAR", False)
+        assert not ask("What's my son's school called?").abstain
+
+
 def test_a_later_turn_that_changes_a_chosen_one_comes_with_it(monkeypatch):
     """A plan said once, then moved in a turn that names only part of it, then
     moved again in a turn that names nothing ("and it's slipped again"): the
