@@ -9,6 +9,13 @@ replaces it only through a switch ("moved my account from Monzo to ING",
 :mod:`.switches`), a change of the same attribute ("these days I bank with
 ING": NLI is asked about the held value), or NLI on similar statements.
 
+A thing of the speaker's with a name names the attribute itself: "all my
+passwords are in Dashlane" -> password, "our home insurance is through
+Admiral" -> home_insurance, "we do our weekly shop at Tesco" -> shop, "I have
+cello lessons with Mrs. Brandt" -> cello_lesson, "I see a physio called
+Siobhan" -> physio; never a key the registry has for something else ("I take
+my car to Kwik Fit" is no ``car``: :func:`.tokens.thing_key`).
+
 Last of all, and only for a sentence that gave nothing else: the value must
 be a name (not a common noun, not a time), the verb present simple (or
 progressive with a change cue: "I'm seeing Dr. Patel now"), asserted, not
