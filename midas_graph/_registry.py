@@ -91,15 +91,16 @@ class AttributeRegistry:
                 words += self.asked_as.get(prefix.rstrip("_"), ())
         return [*self.spellings(key), *words]
 
-    def knows(self, key: str) -> bool:
-        """Whether the registry says anything of ``key``'s cardinality."""
-        return key in self.cardinality or any(key.startswith(p) for p in self.prefixes)
-
-    def is_single(self, key: str) -> bool:
+    def _cardinality(self, key: str) -> Cardinality | None:
+        """What the registry says of ``key``: its own entry, else its first matching prefix's."""
         card = self.cardinality.get(key)
         if card is None:
-            for prefix, pcard in self.prefixes.items():
-                if key.startswith(prefix):
-                    card = pcard
-                    break
-        return card == "one"
+            card = next((pcard for prefix, pcard in self.prefixes.items() if key.startswith(prefix)), None)
+        return card
+
+    def knows(self, key: str) -> bool:
+        """Whether the registry says anything of ``key``'s cardinality."""
+        return self._cardinality(key) is not None
+
+    def is_single(self, key: str) -> bool:
+        return self._cardinality(key) == "one"

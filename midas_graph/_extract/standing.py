@@ -48,6 +48,29 @@ def _called(obj):
     return None
 
 
+def _a_name(w, obj) -> bool:
+    """Whether ``obj`` is a value these readings take: a name, not a time, not
+    a party of the conversation."""
+    return obj is not None and _is_name(obj, w.ctx) and not w.is_time_tok(obj) and obj.lower_ not in w.ctx.names
+
+
+def _thing_with_name(w, subj: Subj, thing, v, heads) -> bool:
+    """Emit ``thing``'s noun as ``subj``'s attribute, valued by the name after
+    the first thing-preposition under ``heads`` ("... in Dashlane", "...
+    through Admiral"); False when there is none or the registry has that key
+    for something else (:func:`.tokens.thing_key`)."""
+    p = next((c for h in heads if h is not None for c in _children(h, "prep")
+              if c.lower_ in _THING_PREPS and _child(c, "pobj") is not None), None)
+    obj = _child(p, "pobj") if p is not None else None
+    key = thing_key(thing) if _a_name(w, obj) else None
+    if not key:
+        return False
+    value, is_entity = _value_of(obj, w.ctx)
+    w.emit(subj, key, value, v=v, pol="assert", tense="present", tv=v, value_toks=list(obj.subtree),
+           is_entity=is_entity, conf=0.7, rule="standing_thing")
+    return True
+
+
 def _held_thing(w, v, st) -> bool:
     """ "All my passwords are in Dashlane", "our home insurance is through
     Admiral", "my side projects are hosted on GitLab", "my bike gets serviced
@@ -60,17 +83,7 @@ def _held_thing(w, v, st) -> bool:
     if subj is not None and subj.person:
         return False
     heads = [v] + [c for c in v.children if c.dep_ in ("xcomp", "acomp") and c.pos_ in ("VERB", "ADJ")]
-    p = next((c for h in heads for c in _children(h, "prep") if c.lower_ in _THING_PREPS and _child(c, "pobj") is not None), None)
-    obj = _child(p, "pobj") if p is not None else None
-    if obj is None or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
-        return False
-    key = thing_key(st)
-    if not key:
-        return False
-    value, is_entity = _value_of(obj, ctx)
-    w.emit(Subj(ctx.speaker, True, 0.9, True, None), key, value, v=v, pol="assert", tense="present", tv=v,
-           value_toks=list(obj.subtree), is_entity=is_entity, conf=0.7, rule="standing_thing")
-    return True
+    return _thing_with_name(w, Subj(ctx.speaker, True, 0.9, True, None), st, v, heads)
 
 
 def _thing_taken(w, v, tense: str) -> bool:
@@ -78,7 +91,6 @@ def _thing_taken(w, v, tense: str) -> bool:
     notes in Obsidian", "I have piano lessons with Mrs. Fielding", "I get my hair
     cut at Rush": a person does a thing of theirs with a name; the thing's noun
     is the attribute (car, shop, note, piano_lesson, hair)."""
-    ctx = w.ctx
     if tense != "present":
         return False
     st = subject_token(v)
@@ -96,18 +108,7 @@ def _thing_taken(w, v, tense: str) -> bool:
     bare = o.tag_ == "NNS" and not any(c.dep_ in ("det", "poss") for c in o.children)
     if not (mine or bare):
         return False
-    p = next((c for h in heads + [o] if h is not None for c in _children(h, "prep")
-              if c.lower_ in _THING_PREPS and _child(c, "pobj") is not None), None)
-    obj = _child(p, "pobj") if p is not None else None
-    if obj is None or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
-        return False
-    key = thing_key(o)
-    if not key:
-        return False
-    value, is_entity = _value_of(obj, ctx)
-    w.emit(subj, key, value, v=v, pol="assert", tense="present", tv=v, value_toks=list(obj.subtree),
-           is_entity=is_entity, conf=0.7, rule="standing_thing")
-    return True
+    return _thing_with_name(w, subj, o, v, heads + [o])
 
 
 def standing(w, sent) -> None:
@@ -145,7 +146,7 @@ def standing(w, sent) -> None:
         else:
             prt = _child(v, "prt")
             attribute = "_".join(x for x in (v.lemma_.lower(), prt.lower_ if prt is not None else None, prep) if x)
-        if obj is None or not attribute or not _is_name(obj, ctx) or w.is_time_tok(obj) or obj.lower_ in ctx.names:
+        if not attribute or not _a_name(w, obj):
             continue
         value, is_entity = _value_of(obj, ctx)
         w.emit(subj, attribute, value, v=v, pol="assert", tense="present", tv=v, value_toks=list(obj.subtree),

@@ -22,6 +22,8 @@ The words are in ``schema/extract/switches.toml``.
 
 from __future__ import annotations
 
+import re
+
 from .claims import Claim
 from .lexicon import LEX
 from .subjects import Subj, subject_token
@@ -32,7 +34,8 @@ _PURE = LEX.words("switches.pure_switch_verbs")
 _FOR = LEX.table("switches.for_verbs")
 _DROP = LEX.words("switches.drop_verbs")
 _KIND = LEX.words("switches.kind_verbs")
-_CHANGE_CUES = LEX.ordered("switches.change_cues")
+#: a change cue as a word of its own, ended by a space, a comma, a full stop, "!" or the end
+_CHANGE_CUE = re.compile(r"(?:^| )(?:" + "|".join(map(re.escape, LEX.ordered("switches.change_cues"))) + r")(?=[ ,.!]|\Z)")
 _NOT_MOVED = LEX.words("location.moved_with_us") | LEX.words("switches.not_moved_things")
 _PLACES = ("GPE", "LOC", "FAC")
 _VALUE_POS = ("PROPN", "NOUN", "NUM")
@@ -220,8 +223,7 @@ def instead(w, sent) -> None:
 def change_cue(text: str) -> bool:
     """Whether a sentence says something changed ("now", "these days", "any
     more"): its "Y, not X" replaces X rather than correcting it."""
-    low = f" {text.lower()} "
-    return any(f" {c} " in low or f" {c}," in low or f" {c}." in low or f" {c}!" in low for c in _CHANGE_CUES)
+    return _CHANGE_CUE.search(text.lower()) is not None
 
 
 def now_not(w, sent) -> None:
@@ -235,9 +237,11 @@ def now_not(w, sent) -> None:
         return
     while old.dep_ in ("compound", "flat") and old.head.i > old.i:  # "not Dr. Lee": Lee
         old = old.head
-    cands = [t for t in w.doc[sent.start:old.i] if t.pos_ in _VALUE_POS and not t.is_stop
-             and t.dep_ not in ("compound", "amod", "poss") and not w.is_time_tok(t) or
-             (t.i < old.i and t.ent_type_ and t.ent_type_ == old.ent_type_ and t.dep_ not in ("compound",))]
+    # a value word before the "not", or any word of the rejected value's entity kind ("on Thursdays")
+    cands = [t for t in w.doc[sent.start:old.i]
+             if t.pos_ in _VALUE_POS and not t.is_stop and t.dep_ not in ("compound", "amod", "poss")
+             and not w.is_time_tok(t)
+             or t.ent_type_ and t.ent_type_ == old.ent_type_ and t.dep_ != "compound"]
     same = [t for t in cands if old.ent_type_ and t.ent_type_ == old.ent_type_] or \
         [t for t in cands if t.pos_ == old.pos_]
     if not same:
