@@ -55,10 +55,13 @@ is neutral; the same fact in other words is entailment):
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from jsonl_file import write_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "nli_public_templates.jsonl"
 SEED = 19
@@ -470,12 +473,9 @@ def main(argv=None) -> int:
     ap.add_argument("--check", action="store_true", help="exit 1 if the file is not up to date")
     a = ap.parse_args(argv)
     rows = build()
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     if a.check:
-        ok = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if ok else f"{OUT} differs from the generator", file=sys.stderr)
-        return 0 if ok else 1
-    OUT.write_text(text, encoding="utf-8")
+        return write_or_check(OUT, rows, check=True)
+    write_or_check(OUT, rows, check=False)
     from collections import Counter
     print(f"wrote {len(rows)} pairs to {OUT}")
     print(Counter(r["kind"] for r in rows))

@@ -32,10 +32,13 @@ NLI training generators). Deterministic:
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from jsonl_file import write_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "supersession_cases.jsonl"
 NAMES = ["Dana", "Priya", "Marcus", "Ingrid", "Tomasz", "Keiko", "Rafael", "Amina", "Oskar",
@@ -225,13 +228,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true")
     a = ap.parse_args(argv)
-    text = "".join(json.dumps(c, ensure_ascii=False) + "\n" for c in build())
+    cases = build()
     if a.check:
-        ok = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if ok else f"{OUT} differs from the generator", file=sys.stderr)
-        return 0 if ok else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {text.count(chr(10))} cases to {OUT}")
+        return write_or_check(OUT, cases, check=True)
+    write_or_check(OUT, cases, check=False)
+    print(f"wrote {len(cases)} cases to {OUT}")
     return 0
 
 

@@ -44,6 +44,10 @@ import sys
 from pathlib import Path
 
 SEED = 1923
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from jsonl_file import write_or_check  # noqa: E402
+
 OUT = Path(__file__).resolve().parent / "data" / "supersession_dev2.jsonl"
 CASES_PER_PAIR = 3
 MIDDLE_TURN_RATE = 0.2  # must stay <= 0.25 overall
@@ -721,10 +725,6 @@ def build() -> tuple[list[dict], dict]:
     return records, stats
 
 
-def render(records: list[dict]) -> str:
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true",
@@ -732,16 +732,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     records, stats = build()
-    text = render(records)
     if args.check:
-        current = args.out.read_text(encoding="utf-8") if args.out.exists() else None
-        if current != text:
-            print(f"{args.out} is out of date; rerun without --check", file=sys.stderr)
-            return 1
-        print(f"{args.out} is up to date ({len(records)} cases)")
-        return 0
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(text, encoding="utf-8")
+        return write_or_check(args.out, records, check=True)
+    write_or_check(args.out, records, check=False)
     print(f"wrote {len(records)} cases to {args.out}")
     print(json.dumps(stats, indent=2))
     return 0

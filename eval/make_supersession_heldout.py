@@ -30,12 +30,15 @@ known to the writer.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from collections import Counter
 from datetime import datetime, timedelta
 from pathlib import Path
+
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from jsonl_file import write_or_check  # noqa: E402
 
 OUT = Path(__file__).resolve().parent / "data" / "supersession_heldout.jsonl"
 SEED = 1903
@@ -528,12 +531,9 @@ def main(argv=None) -> int:
     for category, (n_min, pairs_min) in MINIMUMS.items():
         assert counts[category] >= n_min, (category, counts[category])
         assert summary()[category][0] >= pairs_min, (category, summary()[category])
-    text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
     if a.check:
-        ok = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print("up to date" if ok else f"{OUT} differs from the generator", file=sys.stderr)
-        return 0 if ok else 1
-    OUT.write_text(text, encoding="utf-8")
+        return write_or_check(OUT, rows, check=True)
+    write_or_check(OUT, rows, check=False)
     print(f"wrote {len(rows)} cases to {OUT}")
     for category, (pairs, named, n) in summary().items():
         print(f"  {category}: {n} cases, {pairs} phrasing pairs ({named} name the old value)")
