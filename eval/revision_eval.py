@@ -6,7 +6,9 @@ ingests the turns with the real pipeline (spaCy, embeddings, NLI), and:
 
 * a **true positive** is a case expecting supersession whose ``stale`` value
   was current before the last turn and was closed (superseded, retracted or
-  ended) by it;
+  ended) by it; a statement kept whole (attribute ``said``: a sentence no
+  pattern read, ``_extract/statements.py``) holds the stale value when its
+  sentence names it;
 * a **false positive** is any other belief of the subject closed by the last
   turn (in any case), except those the case lists in ``also_closed``
   (``[attribute, value]`` pairs the turn ends too: leaving an employer ends
@@ -52,6 +54,18 @@ def norm(v) -> str:
     return s
 
 
+def holds(f, value) -> bool:
+    """Whether belief ``f`` holds ``value``: its value is it, or its value
+    (a statement kept whole is its sentence) or the sentence it was read from
+    names it as words of their own ("bay C9" holds "C9"; "habit: running",
+    read from "I run with the club on Wednesday evenings.", holds "Wednesday
+    evenings")."""
+    if norm(f.value) == norm(value):
+        return True
+    said = re.compile(r"(?<!\w)" + re.escape(" ".join(str(value).casefold().split())) + r"(?!\w)")
+    return any(said.search(" ".join(str(t).casefold().split())) for t in (f.value, f.text or ""))
+
+
 def run_case(case: dict, embedder, nli) -> dict:
     from midas_graph import Memory
 
@@ -72,9 +86,9 @@ def run_case(case: dict, embedder, nli) -> dict:
         now_values = {norm(f.value) for f in mem.current(subject, attr)} if attr else set()
         stale = case.get("stale")
         expect = bool(case.get("expect_supersession"))
-        tp = expect and stale is not None and any(norm(f.value) == norm(stale) for f in closed)
+        tp = expect and stale is not None and any(holds(f, stale) for f in closed)
         also = {(a, norm(v)) for a, v in case.get("also_closed", [])}
-        fp = sum(1 for f in closed if not (expect and stale is not None and norm(f.value) == norm(stale))
+        fp = sum(1 for f in closed if not (expect and stale is not None and holds(f, stale))
                  and (f.attribute, norm(f.value)) not in also)
         still_stale = stale is not None and norm(stale) in now_values
         current_ok = all(norm(v) in now_values for v in case.get("current", []))

@@ -24,7 +24,7 @@ from ._memory import Memory
 from ._registry import AttributeRegistry
 from ._sharded import ShardedMemory, ShardMoveError
 from ._shards import ShardLayoutError
-from ._types import Entity, Episode, EpisodeResult, Fact
+from ._types import SAID, Entity, Episode, EpisodeResult, Fact
 
 if TYPE_CHECKING:
     from ._context import Context, ContextItem
@@ -74,6 +74,7 @@ __all__ = [
     "MidasError",
     "NotFoundError",
     "ReadOnlyError",
+    "SAID",
     "SchemaVersionError",
     "ShardLayoutError",
     "ShardMoveError",

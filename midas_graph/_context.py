@@ -37,7 +37,7 @@ from ._entities import linked
 from ._query import QueryInfo, analyze, asked_part, nothing_known, person_names_out, said_as
 from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
-from ._types import Episode, Fact
+from ._types import SAID, Episode, Fact
 
 #: An item covers the question's words without sharing one if its cosine with
 #: those words (names left out) is at least this (MiniLM). Tuned on LoCoMo
@@ -864,7 +864,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         subjects = focus_ids or list(dict.fromkeys(h.fact.subject_id for h in hits if h.fact is not None))[:3]
         if subjects:
             top = max((h.score for h in hits), default=1.0)
-            versions = mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
+            versions = [f for f in mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
+                        if f.attribute != SAID]  # a statement kept whole is read in its episode
             if ROLES_AS_OF and focus_ids and info.roles:
                 # asked by a role ("who was my manager in february?"): the owner's beliefs
                 # that name the asked person are theirs too ("mlchen · manager: Derek")
@@ -1412,7 +1413,7 @@ def _value_asks_attribute(mem, info: QueryInfo, focus_ids: list[str], group_id: 
     asked = {_stemmer().stemWord(t) for t in info.terms if t not in timing}
     added: list[str] = []
     for f in mem._store.facts_of(focus_ids, group_id=group_id, known_at=known_at):
-        if not isinstance(f.value, str) or not asked & _words(f.value):
+        if f.attribute == SAID or not isinstance(f.value, str) or not asked & _words(f.value):
             continue
         attr = f.attribute.replace("_", " ")
         if _words(attr) & asked:
@@ -1490,7 +1491,7 @@ def _named_beliefs(mem, hits: list[Hit], focus_ids: list[str], group_id: str, va
                    named: Callable[[str], bool]) -> list[Hit]:
     have = {h.fact.vid for h in hits if h.fact is not None}
     held = [f for f in mem._store.facts_of(focus_ids, group_id=group_id, valid_at=valid_at, known_at=known_at)
-            if f.vid not in have and named(f.attribute)]
+            if f.vid not in have and f.attribute != SAID and named(f.attribute)]
     if not held:
         return []
     low = min((h.score for h in hits), default=1.0)
@@ -1766,7 +1767,8 @@ def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,
                         h.time, {**h.why, "stale": 1})
             gone = {f.id: f for f in versions if f.id not in holds}
             if gone:
-                outdated[h.id] = ", ".join(f"{f.attribute.replace('_', ' ')} {f.value}"
+                outdated[h.id] = ", ".join("what it says" if f.attribute == SAID else
+                                           f"{f.attribute.replace('_', ' ')} {f.value}"
                                            for f in sorted(gone.values(), key=lambda f: f.attribute))
         out.append(h)
     return out, outdated, dropped

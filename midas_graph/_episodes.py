@@ -26,7 +26,7 @@ from ._revise import Judge, adds, candidates, cessation_targets, correction_targ
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import FOREVER_UTC, TimeLike, parse_time
-from ._types import PROVENANCES, Entity, Episode, EpisodeResult, Fact, Link
+from ._types import PROVENANCES, SAID, Entity, Episode, EpisodeResult, Fact, Link
 
 #: Facts and mentions are extracted from an episode's first EXTRACT_CHARS
 #: characters (cut back to a sentence break). An episode of any length is
@@ -256,7 +256,8 @@ class Ingest:
             took = [replace(c, rule=f"confirmed:{c.rule}", text=f"{c.text} ({e.speaker}: {e.content.strip()})")
                     for c in said if not c.correction]
             if took:  # the confirming sentence yielded claims now
-                out[i] = (replace(ex, claims=list(ex.claims) + took, unparsed=list(ex.unparsed[1:])), people)
+                out[i] = (replace(ex, claims=list(ex.claims) + took, unparsed=list(ex.unparsed[1:]),
+                                  statements=[c for c in ex.statements if c.text in ex.unparsed[1:]]), people)
         return out
 
     def _extract(self, items: Sequence[EpisodeIn], now: _dt.datetime,
@@ -334,7 +335,7 @@ class Ingest:
             texts[episode_document(e.speaker, e.content)] = None
             texts.update(dict.fromkeys(sentence_documents(e.speaker, e.content)))
             texts[e.speaker] = None
-            for c in ex.claims:
+            for c in (*ex.claims, *ex.statements):
                 texts[fact_document(c.subject, c.attribute, c.value, c.text)] = None
                 texts[c.subject] = None
                 if c.value_is_entity and isinstance(c.value, str) and c.value:
@@ -399,8 +400,12 @@ class Ingest:
             if is_agent(item.speaker) and claims:
                 notes.append(f"{len(claims)} claim(s) of the agent's own turn not recorded (a user's confirmation records them)")
                 claims = []
+            if not is_agent(item.speaker):
+                claims = [*claims, *ex.statements]  # what was said, kept whole (_extract/statements.py)
             facts, closed = self._revise(ep, claims, ids, vectors, now, notes)
-            ep = _importance.score(mem, ep, facts, closed, content, self._turns.answers(item.group_id, item.speaker, content))
+            # a statement kept whole is no claim the turn made: importance counts what was read
+            ep = _importance.score(mem, ep, [f for f in facts if f.attribute != SAID], closed, content,
+                                   self._turns.answers(item.group_id, item.speaker, content))
             store.set_importance(ep, key)
             mem._store.set_meta("last_tx", now.isoformat())
         for ent, vec in created:  # committed: the similarity index may use them now
@@ -722,11 +727,11 @@ class Ingest:
             close = {} if ADDITIVE and adds(claim.text) else judge.contradicted(
                 [f for f in candidates(current, draft.attribute, vec, fact_vecs, single_of=mem.registry.is_single,
                                       text=claim.text, value=draft.value)
-                 if f.episode_id != ep.id], claim.text)
+                 if f.episode_id != ep.id], claim.text, said=draft.attribute == SAID)
             change = claim.change or (CUE_CHANGES and not mem.registry.knows(draft.attribute)
                                       and claim.polarity == "assert" and not adds(claim.text)
                                       and change_cue(claim.text))
-            if change and not single:  # "I went vegan": no other diet holds now
+            if change and not single and draft.attribute != SAID:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
                             if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},
                          **(close or {})}
@@ -781,7 +786,8 @@ def _people_claims(e: EpisodeIn, ex: Extraction, people: _people.People) -> tupl
     # a sentence the people analysis read a claim from ("my wife Sarah") is no longer unparsed
     said = [c.text.casefold() for c in claims[len(ex.claims):] if c.text]
     unparsed = [u for u in ex.unparsed if not any(t in u.casefold() or u.casefold() in t for t in said)]
-    return Extraction(claims, ex.mentions, unparsed), people
+    statements = [c for c in ex.statements if c.text in unparsed]
+    return Extraction(claims, ex.mentions, unparsed, statements), people
 
 
 def _new_id() -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -29,7 +30,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ._temporal import Working, same_value
-from ._types import Fact
+from ._types import SAID, Fact
 
 #: Text cosine (MiniLM) at or above which a held fact of another attribute is
 #: shown to NLI. Measured on eval/data/revision_cases.jsonl (docs/revision.md).
@@ -48,7 +49,9 @@ class Judge:
     threshold: float
     asked: list[tuple[str, str, float]] = field(default_factory=list)  # (old id, new text, score)
 
-    def contradicted(self, candidates: Sequence[Fact], text: str) -> dict[str, str]:
+    def contradicted(self, candidates: Sequence[Fact], text: str, said: bool = False) -> dict[str, str]:
+        """The candidates NLI calls contradicted by ``text`` (``said``: a
+        statement kept whole), id -> reason."""
         if not candidates:
             return {}
         scores = self.nli_scores([(f.text, text) for f in candidates])
@@ -56,7 +59,7 @@ class Judge:
         for f, row in zip(candidates, scores):
             c = float(row[2])
             self.asked.append((f.id, text, c))
-            if c >= self.threshold:
+            if c >= (max(self.threshold, STATEMENT_NLI) if said or f.attribute == SAID else self.threshold):
                 out[f.id] = f"nli contradiction {c:.2f}"
         return out
 
@@ -99,7 +102,16 @@ def candidates(
     single = single_of(attribute)
     out = []
     for f in current:
-        if f.attribute == attribute:
+        if f.attribute == SAID or attribute == SAID:
+            # a statement kept whole (_extract/statements.py): shown to NLI when the two
+            # sentences are alike, unless the new one speaks of the old one's name or
+            # number without ending it
+            if text_vector is not None and f.id in vectors and not (single and single_of(f.attribute)) \
+                    and float(vectors[f.id] @ text_vector) >= (STATEMENT_COSINE if f.attribute == attribute
+                                                               else CANDIDATE_COSINE) \
+                    and not keeps(f.text, text) and _norm(f.text) != _norm(text):
+                out.append(f)
+        elif f.attribute == attribute:
             # single-valued: the rule decides, NLI is not asked; the same value is said
             # again, not contradicted ("Like I said before, my prescriptions go to Rite
             # Aid." scored 0.75 against its own first saying)
@@ -116,11 +128,62 @@ def candidates(
 
 #: See :func:`candidates`.
 NAMED_VALUE_KEEPS = True
+#: Cosine (MiniLM, of the two facts' documents) at or above which an earlier
+#: statement kept whole is shown to NLI against a new one
+#: (``_extract/statements.py``; chosen on the supersession dev sets,
+#: docs/revision.md).
+STATEMENT_COSINE = 0.5
+#: A pair with a statement kept whole on either side closes only at this NLI
+#: contradiction score or above (or the model's threshold, if higher): two
+#: sentences of one person's routine that differ in a number ("I'm usually in
+#: bed by 10:30." / "On weekends I'm normally up by 7:30.") scored 0.64-0.84
+#: with the distilled model. Chosen on the supersession dev sets: 0.63 -> 0.75
+#: kept 125 of 134 catches and removed 4 of 6 such closings (docs/revision.md).
+STATEMENT_NLI = 0.75
 #: A claim of a single-valued registered attribute is not put to NLI against
 #: a belief of another single-valued registered attribute: the registry says
 #: they are different things, each replaced by its own rule ("My birthday is
 #: June 5." and "I'm 52." scored 0.64 and 0.83 with the distilled model).
 SINGLES_APART = True
+
+
+#: names and numbers of a sentence, as :func:`keeps` compares them
+_NAMED = re.compile(r"\d[\d.,:]*(?:\s?(?:am|pm|k|%))?|(?<![.!?]\s)(?<!^)\b[A-Z][\w'&.-]*(?:\s+[A-Z][\w'&.-]*)*")
+
+
+@functools.cache
+def _end_words(key: str = "end_words") -> re.Pattern:
+    from ._extract.lexicon import LEX  # here: the extractor imports this module
+
+    words = "|".join(map(re.escape, LEX.ordered(f"statements.{key}")))
+    return re.compile(r"(?:^|(?<=[\s,.;:!(\"']))(?:" + words + r")(?=[\s,.;:!?)\"']|$)", re.I)
+
+
+#: words before (and after) a named value in which a word that ends it counts
+END_BEFORE, END_AFTER = 4, 2
+
+
+def keeps(old: str, new: str) -> bool:
+    """Whether statement ``new`` names a name or number of statement ``old``
+    with no word that ends it next to it (``statements.end_words`` at most
+    END_BEFORE words before it, ``end_after_words`` END_AFTER after): it speaks of the old
+    value, it does not replace it ("Fade Street Barbers is shut for a
+    refurb" after "I get my hair cut at Fade Street Barbers"; "woke up at
+    6:15" after "my alarm goes off at 6:15"), where "Stopped going to
+    Siobhan", "goodbye Firefox" and "instead of Bluestone Tax" end it."""
+    named = {m.group(0).casefold().strip(".,") for m in _NAMED.finditer(old)} - {"i", "i'm", "i've", "i'd"}
+    low = new.casefold()
+    found = False
+    for n in named:
+        if len(n) < 2:
+            continue
+        for m in re.finditer(r"(?<!\w)" + re.escape(n) + r"(?!\w)", low):
+            found = True
+            before = " ".join(low[:m.start()].split()[-END_BEFORE:])
+            after = " ".join(low[m.end():].split()[:END_AFTER])
+            if _end_words().search(before) or _end_words("end_after_words").search(after):
+                return False
+    return found
 
 
 def _names_value(text: str, value: object) -> bool:

@@ -41,7 +41,7 @@ from . import _digest
 from ._errors import DatabaseLockedError, EngineError, InvalidInputError, ReadOnlyError, SchemaVersionError
 from ._temporal import Plan, SlotEntry, norm_value, slot_key
 from ._time import FOREVER, from_db, to_db
-from ._types import Link, Entity, Episode, Fact
+from ._types import SAID, Link, Entity, Episode, Fact
 
 ENGINES = {"ladybug": "ladybug", "kuzu": "kuzu"}
 DEFAULT_ENGINE = "ladybug"
@@ -1627,14 +1627,15 @@ class Store:
 
     def group_documents(self, group_id: str) -> tuple[list[tuple[str, str]],
                                                       list[tuple[str, str, str, str, _dt.datetime]]]:
-        """(fact id, text) of every belief with a held version, and (episode id,
+        """(fact id, text) of every belief with a held version (but statements
+        kept whole, which recall reads in their episodes), and (episode id,
         text, speaker, content, reference time) of every episode in the order
         they were said, of one group: what recall indexes (a text is a
         :func:`document`)."""
         facts = self.q(
-            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf "
+            "MATCH (f:Fact) WHERE f.group_id = $g AND f.expired_at = $inf AND f.attribute <> $said "
             "RETURN DISTINCT f.id, f.subject, f.attribute, f.value, f.text",
-            {"g": group_id, "inf": FOREVER},
+            {"g": group_id, "inf": FOREVER, "said": SAID},
         )
         episodes = self.q(
             "MATCH (p:Episode) WHERE p.group_id = $g RETURN p.id, p.speaker, p.content, "

@@ -11,6 +11,12 @@ Provenance = Literal["planning", "action", "observation", "user_confirmation"]
 PROVENANCES: tuple[str, ...] = ("planning", "action", "observation", "user_confirmation")
 
 
+#: The attribute of a statement kept whole: a sentence of the speaker's that
+#: no pattern read, held so that a later one can supersede it through NLI
+#: (``_extract/statements.py``). Recall and context read it in its episode.
+SAID = "said"
+
+
 @dataclass(frozen=True, slots=True)
 class Fact:
     """One stored version of one entity-attribute-value belief.
@@ -175,9 +181,10 @@ class EpisodeResult:
     ``unparsed``: the sentences no fact was read from (questions, filler and
     what the extractor does not understand), in order; they are stored
     verbatim in the episode and recall finds them, but no belief holds
-    them. ``notes``: what was read but not recorded, and why (a correction
-    whose target is unclear, an ending of something not held, the agent's
-    own statements)."""
+    what they mean (a statement among them is held whole, as the speaker's
+    :data:`SAID` belief, in ``facts``). ``notes``: what was read but not
+    recorded, and why (a correction whose target is unclear, an ending of
+    something not held, the agent's own statements)."""
 
     episode: Episode
     facts: list[Fact]

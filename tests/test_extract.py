@@ -680,6 +680,9 @@ def test_every_lexicon_key_is_read():
     _categories()  # the category nouns a name answers ("which hospital")
     _praise_words()  # "great job!" names no job
     midas_graph._extract.casing.places()  # place names and their short forms, read on first use
+    from midas_graph._revise import _end_words
+
+    _end_words(), _end_words("end_after_words")  # what ends a statement's value (revision, on first use)
 
     assert LEX.unused() == []
 

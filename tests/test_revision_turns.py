@@ -157,7 +157,7 @@ def test_a_value_said_as_an_addition_replaces_none(mem, monkeypatch):
     asked = []
     monkeypatch.setattr(episodes, "ADDITIVE", False)
     judge = episodes.Judge.contradicted
-    monkeypatch.setattr(episodes.Judge, "contradicted", lambda self, c, t: asked.append(len(c)) or judge(self, c, t))
+    monkeypatch.setattr(episodes.Judge, "contradicted", lambda self, c, t, said=False: asked.append(len(c)) or judge(self, c, t, said))
     mem.add_episode("Turns out I'm allergic to latex as well.", speaker="Imke", reference_time="2024-03-03")
     assert asked and asked[-1] >= 1  # without the rule, NLI is shown the held allergies
 
@@ -250,7 +250,7 @@ def test_a_value_said_again_is_not_put_to_nli(mem, monkeypatch):
     asked = []
     judge = episodes.Judge.contradicted
     monkeypatch.setattr(episodes.Judge, "contradicted",
-                        lambda self, c, t: asked.extend(f.value for f in c) or judge(self, c, t))
+                        lambda self, c, t, said=False: asked.extend(f.value for f in c) or judge(self, c, t, said))
     mem.add_episode("My prescriptions go to Rite Aid.", speaker="Imke", reference_time="2024-03-01")
     r = mem.add_episode("Like I said before, my prescriptions go to Rite Aid.", speaker="Imke",
                         reference_time="2024-04-01")

@@ -170,7 +170,10 @@ def as_written(ex: Extraction, parsed: str, text: str) -> Extraction:
     mentions = [replace(m, name=text[m.start:m.end])
                 if parsed[m.start:m.end] == m.name and not text[m.start:m.end].islower() else m
                 for m in ex.mentions]
-    return replace(ex, claims=claims, mentions=mentions, unparsed=[original(parsed, text, u) for u in ex.unparsed])
+    statements = [replace(c, value=original(parsed, text, c.text), text=original(parsed, text, c.text))
+                  for c in ex.statements]
+    return replace(ex, claims=claims, mentions=mentions, unparsed=[original(parsed, text, u) for u in ex.unparsed],
+                   statements=statements)
 
 
 def extract_many(items: Sequence[tuple], *, batch_size: int = 64) -> list[Extraction]:

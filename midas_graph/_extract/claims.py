@@ -70,3 +70,5 @@ class Extraction:
     claims: list[Claim]
     mentions: list[Mention]
     unparsed: list[str] = field(default_factory=list)
+    #: ``said`` claims of unparsed sentences kept whole (:mod:`.statements`)
+    statements: list[Claim] = field(default_factory=list)

@@ -41,6 +41,7 @@ from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
 from .standing import standing
+from .statements import statement
 from .switches import change_cue, leave_guesses
 from .times import apply_time, collect_times, is_time_tok, qualifiers, resolve_time_tok, time_of
 from .tokens import _attr, _child, _is_name, name_span
@@ -93,6 +94,7 @@ class Walker:
         carry_correction = False
         said = said_meant(self)  # "I said X but I meant Y", anywhere in the message
         unparsed: list[str] = []
+        statements: list[Claim] = []
         first_answer = True
         for sent in self.doc.sents:
             n_before = len(ctx.claims)
@@ -140,9 +142,13 @@ class Walker:
             carry_correction = strong and len(ctx.claims) == n_before
             if len(ctx.claims) == n_before and not repaired:
                 unparsed.append(ctx.sent_text)
+                kept = STATEMENTS and not ctx.correction and statement(self, sent)
+                if kept:
+                    statements.append(kept)
         claims = self.dedupe(ctx.claims)
         mentions = sorted(ctx.mentions.values(), key=lambda m: (m.start, m.end))
-        return Extraction(claims=claims, mentions=mentions, unparsed=[u for u in unparsed if u])
+        return Extraction(claims=claims, mentions=mentions, unparsed=[u for u in unparsed if u],
+                          statements=statements)
 
     def dedupe(self, claims: list[Claim]) -> list[Claim]:
         seen = set()
@@ -447,4 +453,7 @@ def _sentence_patterns() -> list[Callable[..., None]]:
 VERBS = _verb_table()
 #: read a standing relation from a sentence nothing else read (standing.py)
 STANDING = True
+#: A sentence no family read is kept whole as a ``said`` claim of the speaker's
+#: when it states something (:mod:`.statements`).
+STATEMENTS = True
 SENTENCE_PATTERNS = _sentence_patterns()

@@ -1,0 +1,74 @@
+"""Statements: what the speaker said, kept whole when no family reads it.
+
+"Our gas and electric is with EDF." names no attribute a pattern knows, so
+no belief would hold it, and a later "We've switched energy supplier to Ovo"
+could never make it stale. A sentence of the speaker's that gave no claim,
+states something (not a question, a request to the agent, a plan or a
+guess), has content (a name, a noun or a number) and either stands in the
+present ("My team is four people", "I've moved my passwords to Bitwarden")
+or announces a change (``statements.update_cues``: "Upgraded to the Pixel 8
+yesterday!") becomes a claim of the speaker's attribute ``said`` whose value
+is the sentence. Revision then supersedes it as it does any belief of an
+attribute the registry does not know: through NLI on the two sentences
+(``_revise.candidates``). A past event told without a change ("I went to a
+concert") is history, not a standing belief, and is not kept.
+
+The sentence stays in ``EpisodeResult.unparsed``: it was stored, not
+understood. Recall and context read it in its episode, not as a fact line.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .._types import SAID
+from .claims import Claim
+from .clauses import _hypothetical, _verb_tense
+from .lexicon import LEX
+
+_WORDS = r"(?:^|(?<=[\s,.;:!(\"']))(?:{})(?=[\s,.;:!?)\"']|$)"
+_UPDATE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.update_cues")))), re.I)
+_REQUEST = re.compile(r"^\W*(?:{})\b".format("|".join(map(re.escape, LEX.ordered("statements.request_openings")))),
+                      re.I)
+_CONTENT = ("PROPN", "NOUN", "NUM")
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+
+
+def update_cue(text: str) -> bool:
+    """Whether a sentence announces a change (``statements.update_cues``)."""
+    return _UPDATE.search(text) is not None
+
+
+def statement(w, sent) -> Claim | None:
+    """The ``said`` claim of one sentence no family read, or None (module doc)."""
+    ctx = w.ctx
+    text = ctx.sent_text
+    words = [t for t in sent if t.is_alpha]
+    if len(words) < 3 or not any(t.pos_ in _CONTENT for t in sent) or _REQUEST.search(text):
+        return None
+    cue = update_cue(text)
+    # the main verb; the parser roots some chat fragments at a noun or a preposition
+    # ("After the reorg my team's nine people.")
+    root = sent.root if sent.root.pos_ in ("VERB", "AUX") else next(
+        (t for t in sent if t.pos_ in ("VERB", "AUX")), None)
+    if root is None:
+        return _said(ctx, text) if cue else None  # "Switched browsers to Vivaldi." / "Great news!"
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
+    if subjects and not cue and not any(t.lower_ in _FIRST_PERSON for t in sent) and not any(
+            s.pos_ in ("NOUN", "PROPN") and not any(c.lower_ in ("your", "ur") for c in s.children) for s in subjects):
+        return None  # about no one and nothing of the speaker's ("That's a great idea.", "it's raining")
+    if not subjects and root.tag_ == "VB" and root.i == sent.start:
+        return None  # an imperative ("Set a reminder for Friday.")
+    if any(s.lower_ in ("you", "u") for s in subjects):
+        return None  # about the listener
+    if _hypothetical(root):
+        return None
+    tense = _verb_tense(root)
+    if tense == "future" or (tense == "past" and not cue):
+        return None
+    return _said(ctx, text)
+
+
+def _said(ctx, text: str) -> Claim:
+    return Claim(ctx.speaker, SAID, text, text, subject_is_speaker=True, confidence=0.5,
+                 rule="statement: the sentence, kept whole")
