@@ -3,8 +3,9 @@
 "Our gas and electric is with EDF." names no attribute a pattern knows, so
 no belief would hold it, and a later "We've switched energy supplier to Ovo"
 could never make it stale. A sentence of the speaker's that gave no claim,
-states something (not a question, a request to the agent, a plan or a
-guess), has content (a name, a noun or a number) and either stands in the
+states something (not a question, a request to the agent, an aside in
+brackets, a sentence to or about the listener, a plan or a guess), names a value (a name other than the conversation's parties, or a
+number: what a later sentence could give another value of) and either stands in the
 present ("My team is four people", "I've moved my passwords to Bitwarden")
 or announces a change (``statements.update_cues``: "Upgraded to the Pixel 8
 yesterday!") becomes a claim of the speaker's attribute ``said`` whose value
@@ -28,10 +29,20 @@ from .lexicon import LEX
 
 _WORDS = r"(?:^|(?<=[\s,.;:!(\"']))(?:{})(?=[\s,.;:!?)\"']|$)"
 _UPDATE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.update_cues")))), re.I)
+_CHANGE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.change_words")))), re.I)
+_PAST_DATE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.past_dates")))), re.I)
+#: the kinds of entity a capitalised word is a value of (a day or a time is one: "meets on Thursdays")
+_VALUE_ENTS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP",
+                         "LANGUAGE", "DATE", "TIME"})
+_NUMBER_ENTS = frozenset({"MONEY", "QUANTITY", "CARDINAL", "TIME", "PERCENT"})
 _REQUEST = re.compile(r"^\W*(?:{})\b".format("|".join(map(re.escape, LEX.ordered("statements.request_openings")))),
                       re.I)
-_CONTENT = ("PROPN", "NOUN", "NUM")
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+
+
+_YOU = frozenset({"you", "your", "yours", "yourself", "u", "ur"})
+#: "you" in a phrase that only addresses the listener ("Just so you know, I left Three")
+_YOU_KNOW = re.compile(r"\b(?:so )?you know\b", re.I)
 
 
 def update_cue(text: str) -> bool:
@@ -44,8 +55,12 @@ def statement(w, sent) -> Claim | None:
     ctx = w.ctx
     text = ctx.sent_text
     words = [t for t in sent if t.is_alpha]
-    if len(words) < 3 or not any(t.pos_ in _CONTENT for t in sent) or _REQUEST.search(text):
-        return None
+    if len(words) < 3 or _REQUEST.search(text) or text.lstrip().startswith(("[", "(")):
+        return None  # short, a request, or an aside ("[photo: a photo of a dog on a beach]")
+    if not any(_a_value(t, ctx) for t in sent):
+        return None  # nothing a later sentence could give another value of
+    if any(_PAST_DATE.search(e.text) for e in sent.ents if e.label_ == "DATE") and not _CHANGE.search(text):
+        return None  # a dated past event ("my son had an accident last Saturday"), not a standing belief
     cue = update_cue(text)
     # the main verb; the parser roots some chat fragments at a noun or a preposition
     # ("After the reorg my team's nine people.")
@@ -59,14 +74,29 @@ def statement(w, sent) -> Claim | None:
         return None  # about no one and nothing of the speaker's ("That's a great idea.", "it's raining")
     if not subjects and root.tag_ == "VB" and root.i == sent.start:
         return None  # an imperative ("Set a reminder for Friday.")
-    if any(s.lower_ in ("you", "u") for s in subjects):
-        return None  # about the listener
+    if any(t.lower_ in _YOU for t in sent) and not _YOU_KNOW.search(text):
+        return None  # about the listener ("I love how you use it to tell your stories")
     if _hypothetical(root):
         return None
     tense = _verb_tense(root)
     if tense == "future" or (tense == "past" and not cue):
         return None
     return _said(ctx, text)
+
+
+def _a_value(t, ctx) -> bool:
+    """A name (not one of the conversation's parties) or a number: what makes
+    a sentence a statement of something that can change ("plot 52", "EDF"),
+    where chat about feelings has none ("It's been a great way to work
+    through stuff")."""
+    if t.lower_ == "one":
+        return False  # "here's one of my trophies"
+    if any(c.isdigit() for c in t.text) or t.ent_type_ in _NUMBER_ENTS:
+        return True
+    if t.pos_ != "PROPN" or t.lower_ in ctx.names or t.lower_ in ctx.persons:
+        return False
+    # the tagger calls a capitalised interjection opening a sentence a name ("Gonna be awesome!")
+    return t.ent_type_ in _VALUE_ENTS or (t.i > t.sent.start and t.text[:1].isupper())
 
 
 def _said(ctx, text: str) -> Claim:
