@@ -21,8 +21,9 @@ from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
 from ._extract.location import housing_places
 from ._extract.lexicon import _RELATIONS
-from ._extract.switches import change_cue
-from ._revise import Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of
+from ._extract.switches import change_cue, one_at_a_time
+from ._revise import (Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of,
+                      speaks_of)
 from ._store import _SENTENCE_BREAK, alias_key, episode_document, fact_document, sentence_documents
 from ._temporal import Working
 from ._time import FOREVER_UTC, TimeLike, parse_time
@@ -54,6 +55,12 @@ AGENT_SPEAKERS = frozenset({"assistant", "ai", "agent", "bot", "chatbot", "syste
 #: "switched from X to Y": the held value X ends and Y takes its attribute
 #: (``_extract.switches``).
 SWITCHES = True
+#: A change of someone a person has one of at a time ("my new physio,
+#: Rafael", "I switched dentists": ``switches.one_at_a_time``) also ends the
+#: statements kept whole that speak of it (:func:`speaks_of`); a change of
+#: another attribute does not ("moved the twins to Bright Path" ends no
+#: sentence about the twins).
+STATEMENTS_OF_KIND = True
 #: A statement of an attribute the registry does not know, said with a change
 #: cue ("Oakline Residential is our landlord now", "these days I shop at
 #: Aldi") and no word of addition, replaces the attribute's other held values,
@@ -733,7 +740,10 @@ class Ingest:
                                       and change_cue(claim.text))
             if change and not single and draft.attribute != SAID:  # "I went vegan": no other diet holds now
                 close = {**{f.id: f"changed: {claim.text}" for f in current
-                            if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)},
+                            if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)
+                            # and what was said of the last one ("Mr. Pell walks our dog" for dog_walker)
+                            or STATEMENTS_OF_KIND and f.attribute == SAID and f.episode_id != ep.id
+                            and one_at_a_time(draft.attribute) and speaks_of(f.text, draft.attribute)},
                          **(close or {})}
             fact = draft._replace(episode_id=ep.id, why=why).fact(
                 sid, names.get(sid, claim.subject), obj, now, at)

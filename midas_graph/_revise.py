@@ -229,6 +229,15 @@ def keeps(old: str, new: str, value: object = None) -> bool:
     return found
 
 
+def speaks_of(sentence: str, attribute: str) -> bool:
+    """Whether a sentence has a word for each word of ``attribute`` (by its
+    first letters: "Mr. Pell walks our dog" speaks of dog_walker, "My
+    Spanish tutor is Lucía" of tutor)."""
+    words = [w for w in re.findall(r"[a-z]+", sentence.casefold())]
+    return all(any(w.startswith(p[:max(3, min(4, len(p) - 2))]) for w in words)
+               for p in attribute.split("_") if p)
+
+
 def _names_value(text: str, value: object) -> bool:
     v = str(value).strip()
     return len(v) > 1 and re.search(r"(?<!\w)" + re.escape(v) + r"(?!\w)", text, re.I) is not None

@@ -113,3 +113,16 @@ def test_an_unrelated_statement_and_one_that_keeps_the_old_value_close_nothing(m
 def test_the_agent_says_nothing_kept(models_mem):
     r = models_mem.add_episode("The choir meets on Thursdays, I believe.", speaker="assistant")
     assert r.facts == []
+
+
+@pytest.mark.engine
+def test_a_new_one_ends_what_was_said_of_the_last_one(models_mem):
+    mem = models_mem
+    mem.add_episode("Mr. Okoro walks our dog at lunchtime on weekdays.", speaker="Oona", reference_time="2024-01-10")
+    mem.add_episode("The choir meets on Thursdays.", speaker="Oona", reference_time="2024-01-11")
+    r = mem.add_episode("New dog walker started this week, a lad called Ollie.", speaker="Oona",
+                        reference_time="2024-04-01")
+    assert [(f.attribute, f.value) for f in r.facts] == [("dog_walker", "Ollie")]
+    assert [f.value for f in r.superseded] == ["Mr. Okoro walks our dog at lunchtime on weekdays."]
+    assert "changed" in r.superseded[0].reason
+    assert said_now(mem) == ["The choir meets on Thursdays."]  # it speaks of no dog walker

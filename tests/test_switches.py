@@ -184,3 +184,25 @@ def test_an_unregistered_attribute_said_with_a_change_cue_replaces_its_values(mo
     mem.add_episode("My tutor is Anouk.", speaker="Imke", reference_time="2024-03-01")
     mem.add_episode("My tutor is also Bram now.", speaker="Imke", reference_time="2024-05-01")
     assert cur(mem, "Imke", "tutor") == ["Anouk", "Bram"]
+
+
+NEW_KIND = [
+    # (sentence, attribute, value): a new one of someone a person has one of at a time
+    ("My new physio, Tariq, actually listens.", "physio", "Tariq"),
+    ("New dog walker started this week, a lad called Ollie.", "dog_walker", "Ollie"),
+    ("New piano teacher as of this month: Margit.", "piano_teacher", "Margit"),
+    ("We've got a new cleaner, Bożena.", "cleaner", "Bożena"),
+    ("Dr. Hale is my new GP.", "gp", "Dr. Hale"),
+]
+
+
+@pytest.mark.parametrize("text,attribute,value", NEW_KIND)
+def test_a_new_one_of_someone_had_one_at_a_time_is_a_change(nlp, text, attribute, value):
+    got = claims(nlp, text)
+    assert ("Imke", attribute, value, None, True, False) in got, got
+
+
+@pytest.mark.parametrize("text", ["I got a new puppy, Biscuit.", "My brother has a new boss, Carla.",
+                                  "Her new physio is called Ben."])
+def test_a_new_one_of_what_adds_up_or_of_someone_else_is_no_change_of_mine(nlp, text):
+    assert not any(c[0] == "Imke" and c[4] for c in claims(nlp, text)), claims(nlp, text)

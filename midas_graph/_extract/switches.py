@@ -27,13 +27,14 @@ import re
 from .claims import Claim
 from .lexicon import LEX
 from .subjects import Subj, subject_token
-from .tokens import _child, _children, _is_name, _np_text, thing_key
+from .tokens import _child, _children, _is_name, _np_text, attr_key, thing_key
 
 _FROM_TO = LEX.words("switches.from_to_verbs")
 _PURE = LEX.words("switches.pure_switch_verbs")
 _FOR = LEX.table("switches.for_verbs")
 _DROP = LEX.words("switches.drop_verbs")
 _KIND = LEX.words("switches.kind_verbs")
+_ONE_AT_A_TIME = LEX.words("switches.one_at_a_time")
 #: a change cue as a word of its own, ended by a space, a comma, a full stop, "!" or the end
 _CHANGE_CUE = re.compile(r"(?:^| )(?:" + "|".join(map(re.escape, LEX.ordered("switches.change_cues"))) + r")(?=[ ,.!]|\Z)")
 _NOT_MOVED = LEX.words("location.moved_with_us") | LEX.words("switches.not_moved_things")
@@ -284,6 +285,70 @@ def switched_kind(w, sent) -> None:
         subj = _subject(w, v)
         if new is not None and subj is not None:
             _change(w, subj, o.lemma_.lower(), new, "switched_kind")
+
+
+def one_at_a_time(attribute: str) -> bool:
+    """Whether an attribute is someone a person has one of at a time
+    (``one_at_a_time``: physio, dog_walker, piano_teacher)."""
+    return attribute.rsplit("_", 1)[-1] in _ONE_AT_A_TIME
+
+
+def new_kind(w, sent) -> None:
+    """ "My new physio, Rafael, actually listens", "we've got a new nanny,
+    Rosalind", "New Spanish tutor as of this month: Andrés", "New dog walker
+    started this week, a lad called Jordan", "Dr. Ruiz is my new GP": a new
+    one of someone a person has one of at a time (``one_at_a_time``) names
+    the attribute (its noun with what qualifies it: spanish_tutor,
+    dog_walker) and the name is its new value, a ``change``: the last one
+    ends. The speaker's, or whoever "my"/"our" stands for."""
+    ctx = w.ctx
+    for n in sent:
+        mods = [n, *_children(n, "compound")]  # "New dog walker": "new" qualifies the compound
+        if n.pos_ != "NOUN" or n.lemma_.lower() not in _ONE_AT_A_TIME \
+                or not any(c.dep_ == "amod" and c.lower_ == "new" for m in mods for c in m.children):
+            continue
+        if any(c.dep_ == "poss" and c.lower_ not in ("my", "our") for c in n.children):
+            continue  # "her new physio": someone else's
+        owner = _child(n.head, "nsubj") if n.dep_ in ("dobj", "attr") else None
+        if owner is not None and owner.lower_ not in ("i", "we") and not (
+                n.dep_ == "attr" and _is_name(owner, ctx)):
+            continue  # "My sister has a new boss, Karen": the sister's
+        key = "_".join(p for p in (attr_key(n) or "").split("_") if p != "new")
+        new = _named_for(w, sent, n)
+        if key and new is not None:
+            _change(w, Subj(ctx.speaker, True, 0.8, True, None), key, new, "new_kind")
+
+
+def _named_for(w, sent, n):
+    """The name a "new <someone>" is given: an apposition ("my new physio,
+    Rafael"), "called/named X" after it, the name after a colon ("tutor as
+    of this month: Andrés"), or the subject of "X is my new GP"."""
+    ctx = w.ctx
+
+    def name(t):
+        return t is not None and _is_name(t, ctx) and not w.is_time_tok(t)
+
+    for a in _children(n, "appos"):
+        if name(a):
+            return a
+        called = next((c for c in a.subtree if c.lemma_.lower() in ("call", "name") and c.i > a.i), None)
+        if called is not None:
+            x = _child(called, "oprd", "attr", "dobj", "xcomp")
+            if name(x):
+                return x
+    after = w.doc[n.i + 1:sent.end]
+    if len(after) > 1 and after[0].text == "," and name(after[1]):
+        return after[1]  # "we've got a new nanny, Rosalind" (the parser hangs the name elsewhere)
+    for i, t in enumerate(after):
+        if t.lemma_.lower() in ("call", "name") and i + 1 < len(after) and name(after[i + 1]):
+            return after[i + 1]
+        if t.text == ":":
+            return next((x for x in after[i + 1:] if name(x)), None)
+    if n.dep_ == "attr" and n.head.lemma_ == "be":
+        s = _child(n.head, "nsubj")
+        if name(s):
+            return s
+    return None
 
 
 def moved_to(w, sent) -> None:
