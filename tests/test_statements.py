@@ -126,3 +126,17 @@ def test_a_new_one_ends_what_was_said_of_the_last_one(models_mem):
     assert [f.value for f in r.superseded] == ["Mr. Okoro walks our dog at lunchtime on weekdays."]
     assert "changed" in r.superseded[0].reason
     assert said_now(mem) == ["The choir meets on Thursdays."]  # it speaks of no dog walker
+
+
+def test_the_names_and_numbers_a_statement_is_compared_by():
+    from midas_graph._revise import named, speaks_of
+
+    assert named("I bank with Bank of America.") == {"Bank of America": False}
+    assert named("I get my hair cut at Toni & Guy.") == {"Toni & Guy": False}
+    assert named("I'm on the Galaxy S21 at the moment.") == {"Galaxy S21": False}
+    assert named("Siobhan is my physio.") == {"Siobhan": True}  # opening the sentence: its capital says nothing
+    assert named("We go to St. Anne's on Sundays.") == {"St. Anne's": False}  # the day says when, not where
+    assert named("The choir meets on Thursdays.") == {"Thursdays": False}  # ... unless it is all there is
+    assert named("My long run is 14k.") == {"14k": False}
+    assert speaks_of("Mr. Pell walks our dog at lunchtime.", "dog_walker")
+    assert not speaks_of("I love my dog.", "dog_walker")
