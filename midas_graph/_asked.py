@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from . import _people
 from ._query import QueryInfo, TimeAnchor
 from ._store import alias_key
-from ._types import SAID, Fact
+from ._types import Fact
 
 UTC = _dt.timezone.utc
 #: The open ends of an asked interval.
@@ -182,8 +182,8 @@ def _place_anchor(mem, info: QueryInfo, anchor: TimeAnchor, focus_ids: list[str]
     registry = mem.registry
     scored: list[tuple[float, Fact]] = []
     for f in versions.values():
-        if f.valid_to is not None and f.valid_to <= f.valid_from or f.attribute == SAID:
-            continue  # held at no valid time; or a statement kept whole (a name in passing: below)
+        if f.valid_to is not None and f.valid_to <= f.valid_from:
+            continue  # held at no valid time
         value = _fold(f.value)
         vwords = set(value.split())
         score = 0.0

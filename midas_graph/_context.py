@@ -864,8 +864,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         subjects = focus_ids or list(dict.fromkeys(h.fact.subject_id for h in hits if h.fact is not None))[:3]
         if subjects:
             top = max((h.score for h in hits), default=1.0)
-            versions = [f for f in mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
-                        if f.attribute != SAID]  # a statement kept whole is read in its episode
+            versions = mem._store.facts_of(subjects, group_id=group_id, known_at=known_at)
             if ROLES_AS_OF and focus_ids and info.roles:
                 # asked by a role ("who was my manager in february?"): the owner's beliefs
                 # that name the asked person are theirs too ("mlchen · manager: Derek")
@@ -1413,7 +1412,7 @@ def _value_asks_attribute(mem, info: QueryInfo, focus_ids: list[str], group_id: 
     asked = {_stemmer().stemWord(t) for t in info.terms if t not in timing}
     added: list[str] = []
     for f in mem._store.facts_of(focus_ids, group_id=group_id, known_at=known_at):
-        if f.attribute == SAID or not isinstance(f.value, str) or not asked & _words(f.value):
+        if not isinstance(f.value, str) or not asked & _words(f.value):
             continue
         attr = f.attribute.replace("_", " ")
         if _words(attr) & asked:
@@ -1491,7 +1490,7 @@ def _named_beliefs(mem, hits: list[Hit], focus_ids: list[str], group_id: str, va
                    named: Callable[[str], bool]) -> list[Hit]:
     have = {h.fact.vid for h in hits if h.fact is not None}
     held = [f for f in mem._store.facts_of(focus_ids, group_id=group_id, valid_at=valid_at, known_at=known_at)
-            if f.vid not in have and f.attribute != SAID and named(f.attribute)]
+            if f.vid not in have and named(f.attribute)]
     if not held:
         return []
     low = min((h.score for h in hits), default=1.0)

@@ -739,11 +739,12 @@ class Ingest:
                                       and claim.polarity == "assert" and not adds(claim.text)
                                       and change_cue(claim.text))
             if change and not single and draft.attribute != SAID:  # "I went vegan": no other diet holds now
+                kind = STATEMENTS_OF_KIND and one_at_a_time(draft.attribute)
                 close = {**{f.id: f"changed: {claim.text}" for f in current
                             if f.attribute == draft.attribute and excludes(draft.attribute, draft.value, f.value)
                             # and what was said of the last one ("Mr. Pell walks our dog" for dog_walker)
-                            or STATEMENTS_OF_KIND and f.attribute == SAID and f.episode_id != ep.id
-                            and one_at_a_time(draft.attribute) and speaks_of(f.text, draft.attribute)},
+                            or kind and f.attribute == SAID and f.episode_id != ep.id
+                            and speaks_of(f.text, draft.attribute)},
                          **(close or {})}
             fact = draft._replace(episode_id=ep.id, why=why).fact(
                 sid, names.get(sid, claim.subject), obj, now, at)

@@ -1287,7 +1287,8 @@ class Memory:
             from ._entities import cluster  # a person's other names: its linked entities (docs/people.md)
 
             ids = cluster(self._store, group_id, found.values())
-        return self._store.facts_of(ids, group_id=group_id, attribute=attr, valid_at=valid_at, known_at=known_at)
+        return self._store.facts_of(ids, group_id=group_id, attribute=attr, valid_at=valid_at, known_at=known_at,
+                                    statements=True)
 
     def _draft(self, row: Mapping[str, Any] | Sequence[Any], group_id: str) -> _Draft:
         if isinstance(row, Mapping):

@@ -42,7 +42,7 @@ from . import _people
 from ._entities import cluster, linked
 from ._query import QueryInfo, analyze, asked_part, said_as
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
-from ._types import SAID, Entity, Episode, Fact
+from ._types import Entity, Episode, Fact
 
 RRF_K = 60
 #: Fusion: "sum" of min-max normalised BM25 and cosine scores (plus a graph
@@ -700,8 +700,6 @@ class Recaller:
         when = None if include_past else valid_at
         if entity_ids:
             for f in store.facts_of(entity_ids, group_id=group_id, valid_at=when, known_at=known_at):
-                if f.attribute == SAID:
-                    continue  # a statement kept whole: its episode is the line
                 subgraph_facts[f.id] = f
                 graph[("fact", f.id)] = 2.0
             for f in store.facts_with_object(entity_ids, valid_at=when, known_at=known_at):
@@ -709,8 +707,6 @@ class Recaller:
                 graph.setdefault(("fact", f.id), 1.5)
             hop2 = sorted({f.object_id for f in subgraph_facts.values() if f.object_id} - set(entity_ids))[:20]
             for f in store.facts_of(hop2, group_id=group_id, valid_at=when, known_at=known_at) if hop2 else []:
-                if f.attribute == SAID:
-                    continue
                 subgraph_facts.setdefault(f.id, f)
                 graph.setdefault(("fact", f.id), 1.0)
             if GRAPH_EPISODES:

@@ -194,8 +194,7 @@ def named(sentence: str) -> dict[str, bool]:
 def _end_words(key: str = "end_words") -> re.Pattern:
     from ._extract.lexicon import LEX  # here: the extractor imports this module
 
-    words = "|".join(map(re.escape, LEX.ordered(f"statements.{key}")))
-    return re.compile(r"(?:^|(?<=[\s,.;:!(\"']))(?:" + words + r")(?=[\s,.;:!?)\"']|$)", re.I)
+    return LEX.phrases(f"statements.{key}")
 
 
 #: words before (and after) a named value in which a word that ends it counts

@@ -1528,13 +1528,21 @@ class Store:
         attribute: str | None = None,
         valid_at: _dt.datetime | None = None,
         known_at: _dt.datetime | None = None,
+        statements: bool = False,
     ) -> list[Fact]:
         """Versions about the subjects (or the whole group when ``None``).
 
         With ``valid_at``/``known_at`` only the versions visible there:
         ``recorded_at <= K < expired_at`` and ``valid_from <= T < valid_to``.
+        Statements kept whole (attribute :data:`SAID`) only with
+        ``statements``: what the public reads (``as_of``) shows them; what
+        recall and context reason about is what was read, and they read a
+        statement in its episode.
         """
         conds, params = [], {}  # type: ignore[var-annotated]
+        if not statements:
+            conds.append("f.attribute <> $said")
+            params["said"] = SAID
         if known_at is not None:
             conds.append("f.recorded_at <= $k AND f.expired_at > $k")
             params["k"] = to_db(known_at)

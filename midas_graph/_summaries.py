@@ -34,7 +34,7 @@ import uuid as _uuid
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from ._types import SAID, Entity, Fact
+from ._types import Entity, Fact
 
 #: The longest entity summary, in characters (cut at the end of a part).
 SUMMARY_CHARS = 280
@@ -99,8 +99,7 @@ def summaries(store: Any, entities: Sequence[Entity], group_id: str, now: _dt.da
     facts = store.facts_of([e.id for e in entities], group_id=group_id, valid_at=now, known_at=now)
     by_subject: dict[str, list[Fact]] = {}
     for f in facts:
-        if f.attribute != SAID:  # a statement kept whole is no summary line
-            by_subject.setdefault(f.subject_id, []).append(f)
+        by_subject.setdefault(f.subject_id, []).append(f)
     return {e.id: entity_summary(e.name, by_subject.get(e.id, ())) for e in entities}
 
 

@@ -23,6 +23,7 @@ for (a test keeps it empty).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from importlib import resources
 from typing import Any
@@ -64,6 +65,13 @@ class Lexicon:
         if not isinstance(value, list):
             raise TypeError(f"{key} must be a list")
         return tuple(value)
+
+    def phrases(self, key: str) -> re.Pattern:
+        """A list of words and phrases as one case-blind regex that finds any
+        of them as words of their own (after a start, space or punctuation;
+        before an end, space or punctuation)."""
+        words = "|".join(map(re.escape, self.ordered(key)))
+        return re.compile(r"(?:^|(?<=[\s,.;:!(\"']))(?:" + words + r")(?=[\s,.;:!?)\"']|$)", re.I)
 
     def table(self, key: str) -> dict[str, Any]:
         value = self.raw(key)

@@ -4,8 +4,9 @@
 no belief would hold it, and a later "We've switched energy supplier to Ovo"
 could never make it stale. A sentence of the speaker's that gave no claim,
 states something (not a question, a request to the agent, an aside in
-brackets, a sentence to or about the listener, a plan or a guess), names a value (a name other than the conversation's parties, or a
-number: what a later sentence could give another value of) and either stands in the
+brackets, a sentence to or about the listener, a plan or a guess), names a
+value (a name other than the conversation's parties, or a number: what a
+later sentence could give another value of) and either stands in the
 present ("My team is four people", "I've moved my passwords to Bitwarden")
 or announces a change (``statements.update_cues``: "Upgraded to the Pixel 8
 yesterday!") becomes a claim of the speaker's attribute ``said`` whose value
@@ -25,21 +26,17 @@ import re
 from .._types import SAID
 from .claims import Claim
 from .clauses import _hypothetical, _verb_tense
-from .lexicon import LEX
+from .lexicon import _FIRST, LEX
 
-_WORDS = r"(?:^|(?<=[\s,.;:!(\"']))(?:{})(?=[\s,.;:!?)\"']|$)"
-_UPDATE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.update_cues")))), re.I)
-_CHANGE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.change_words")))), re.I)
-_PAST_DATE = re.compile(_WORDS.format("|".join(map(re.escape, LEX.ordered("statements.past_dates")))), re.I)
+_UPDATE = LEX.phrases("statements.update_cues")
+_CHANGE = LEX.phrases("statements.change_words")
+_PAST_DATE = LEX.phrases("statements.past_dates")
 #: the kinds of entity a capitalised word is a value of (a day or a time is one: "meets on Thursdays")
 _VALUE_ENTS = frozenset({"PERSON", "ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "NORP",
                          "LANGUAGE", "DATE", "TIME"})
 _NUMBER_ENTS = frozenset({"MONEY", "QUANTITY", "CARDINAL", "TIME", "PERCENT"})
 _REQUEST = re.compile(r"^\W*(?:{})\b".format("|".join(map(re.escape, LEX.ordered("statements.request_openings")))),
                       re.I)
-_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
-
-
 _YOU = frozenset({"you", "your", "yours", "yourself", "u", "ur"})
 #: "you" in a phrase that only addresses the listener ("Just so you know, I left Three")
 _YOU_KNOW = re.compile(r"\b(?:so )?you know\b", re.I)
@@ -69,7 +66,7 @@ def statement(w, sent) -> Claim | None:
     if root is None:
         return _said(ctx, text) if cue else None  # "Switched browsers to Vivaldi." / "Great news!"
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "expl")]
-    if subjects and not cue and not any(t.lower_ in _FIRST_PERSON for t in sent) and not any(
+    if subjects and not cue and not any(t.lower_ in _FIRST for t in sent) and not any(
             s.pos_ in ("NOUN", "PROPN") and not any(c.lower_ in ("your", "ur") for c in s.children) for s in subjects):
         return None  # about no one and nothing of the speaker's ("That's a great idea.", "it's raining")
     if not subjects and root.tag_ == "VB" and root.i == sent.start:

@@ -298,9 +298,10 @@ def new_kind(w, sent) -> None:
     Rosalind", "New Spanish tutor as of this month: Andrés", "New dog walker
     started this week, a lad called Jordan", "Dr. Ruiz is my new GP": a new
     one of someone a person has one of at a time (``one_at_a_time``) names
-    the attribute (its noun with what qualifies it: spanish_tutor,
-    dog_walker) and the name is its new value, a ``change``: the last one
-    ends. The speaker's, or whoever "my"/"our" stands for."""
+    the attribute (its noun with its compounds: dog_walker, piano_teacher;
+    "Spanish tutor" is a tutor) and the name is its new value, a ``change``:
+    the last one ends. Always the speaker's: "her new physio" and "my
+    sister has a new boss" are passed over."""
     ctx = w.ctx
     for n in sent:
         mods = [n, *_children(n, "compound")]  # "New dog walker": "new" qualifies the compound
