@@ -60,11 +60,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ids", nargs="*")
     ap.add_argument("--wrong", action="store_true", help="every wrong question of the development half")
+    ap.add_argument("--data", default=str(ae.DATA),
+                    help="personas file (eval/data/answerability_train/*.jsonl: split 'train', traced too)")
     args = ap.parse_args()
     from midas_graph.models import default_embedder, default_nli
 
     embedder, nli = default_embedder(), default_nli()
-    personas = {p["id"]: p for p in ae.load() if p["split"] == "dev"}
+    personas = {p["id"]: p for p in ae.load(args.data) if p["split"] in ("dev", "train")}
     ids = list(args.ids)
     if args.wrong:
         for p in personas.values():

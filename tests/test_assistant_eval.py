@@ -26,14 +26,18 @@ QUESTIONS = [(p, q) for p in PERSONAS for q in p["questions"]]
 #: that never saw the rules; their first run, before any rule was written from them, is
 #: eval/results/assistant_eval_p17_p20_first.json. p21-p24 (2026-12-06) are a second held-out
 #: set ("heldout2"), written by hands that never saw the engine; their first run is
-#: eval/results/assistant_eval_heldout2_first.json, and they stay blind like p9-p16.
+#: eval/results/assistant_eval_heldout2_first.json, and they stay blind like p9-p16. p25-p28
+#: (2026-12-06, session 12) are development data written by two hands that never saw the engine
+#: or the other personas; their first run, before any rule was written from them, is
+#: eval/results/assistant_eval_p25_p28_first.json.
 SPLIT = {"p1-mateo": "dev", "p2-ngozi": "dev", "p3-hiroshi": "dev", "p4-ingrid": "dev",
          "p5-aarav": "dev", "p6-zahra": "dev", "p7-liam": "dev", "p8-ling": "dev",
          "p9-travis": "heldout", "p10-beatriz": "heldout", "p11-bridget": "heldout",
          "p12-constance": "heldout", "p13-jaylen": "heldout", "p14-harold": "heldout",
          "p15-katherine": "heldout", "p16-bronwyn": "heldout",
          "p17-rosa": "dev", "p18-dale": "dev", "p19-jonas": "dev", "p20-marcus": "dev",
-         "p21-kofi": "heldout2", "p22-hattie": "heldout2", "p23-dorothy": "heldout2", "p24-rafaela": "heldout2"}
+         "p21-kofi": "heldout2", "p22-hattie": "heldout2", "p23-dorothy": "heldout2", "p24-rafaela": "heldout2",
+         "p25-malgorzata": "dev", "p26-renee": "dev", "p27-dennis": "dev", "p28-kasia": "dev"}
 ISO = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$")
 UTC = dt.timezone.utc
 
@@ -48,7 +52,7 @@ def test_split_is_fixed_and_disjoint():
     ids = [p["id"] for p in PERSONAS]
     assert len(ids) == len(set(ids))
     by_split = Counter(p["split"] for p in PERSONAS)
-    assert by_split == {"dev": 12, "heldout": 8, "heldout2": 4}
+    assert by_split == {"dev": 16, "heldout": 8, "heldout2": 4}
 
 
 @pytest.mark.parametrize("p", PERSONAS, ids=lambda p: p["id"])
