@@ -77,6 +77,7 @@ landlady landlord f|cofounder cofounder -|assistant assistant -|ex ex -|godmothe
 godfather godfather m|godson godchild m|goddaughter godchild f|in-laws in_laws -
 mil mother_in_law f|fil father_in_law m|bil brother_in_law m|sil sister_in_law f
 amá mother f|ama mother f|mamá mother f|mami mother f|maman mother f|mutti mother f|mutter mother f
+mae mother f|mammy mother f|nanna grandmother f|pai father m|irma sister f|irmao brother m
 apá father m|papá father m|papi father m|vater father m
 hermana sister f|hermano brother m|schwester sister f|bruder brother m|sœur sister f|frère brother m
 prima cousin f|primo cousin m|cousine cousin f|tía aunt f|tia aunt f|tío uncle m|tio uncle m|tante aunt f
@@ -524,7 +525,7 @@ def _closed_role(doc, r: _Role) -> int | None:
 #: case counts too for these; short or common words ("ma", "pop") only with a capital.
 KIN_NAMES = True
 _KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
-_KIN_CAPITAL_ONLY = frozenset({"ma", "pa", "mam", "gran", "ama", "mutter", "vater", "oma", "opa"})
+_KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 
 
 _KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"})
@@ -544,7 +545,8 @@ def _kin_word_as_name(t) -> bool:
         if before is not None and not t.is_sent_start and before.is_alpha \
                 and before.pos_ not in ("VERB", "AUX", "ADP", "CCONJ", "SCONJ"):
             return False  # "i called ma" reads; "the school mom" does not
-    if any(c.dep_ in ("poss", "det") for c in t.children) or before is not None and before.lower_ in _KIN_OWNERS:
+    if any(c.dep_ in ("poss", "det") for c in t.children) or before is not None and before.lower_ in _KIN_OWNERS \
+            and before.pos_ != "AUX":  # "what's Dad's job": that 's is "is"
         return False  # "my mom", "her dad", "the dad at pickup": a role with an owner, or anyone's
     return t.dep_ in ("nsubj", "nsubjpass", "poss", "dobj", "pobj", "conj", "ROOT", "appos")
 
@@ -722,6 +724,9 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     for r in roles:
         if r.owner is not None and r.person:
             persons.append((r.head, r.name, r.gender))
+    if KIN_NAMES and not agent:  # "mum rang, she got a new job": the speaker's mother
+        persons.extend((t.i, role_name(speaker, t.lower_), (role_class(t.lower_) or ("", ""))[1])
+                       for t in doc if _kin_word_as_name(t))
     for ent in doc.ents:
         if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
             span = name_span(ent)  # "mtg w/ Lennart" -> "Lennart"

@@ -418,12 +418,15 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
         j = t.i - 1
         while j >= 0 and (doc[j].lower_ in _people._ROLE_ADJ or doc[j].pos_ == "ADJ"):
             j -= 1
-        if j < 0:
+        if speaker and _people._kin_word_as_name(t):
+            p, owner, own = t, speaker, set()  # "where does mum live?", "Dad's job": the asker's
+        elif j < 0:
             continue
-        p = doc[j]
-        owner = None
-        own = set()
-        if p.lower_ in ("my", "our") and speaker:
+        else:
+            p, owner, own = doc[j], None, set()
+        if owner is not None:
+            pass
+        elif p.lower_ in ("my", "our") and speaker:
             owner, own = speaker, {j}
         elif p.lower_ in ("'s", "’s", "s'") and j >= 1:
             prev = doc[j - 1]

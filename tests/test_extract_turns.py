@@ -62,6 +62,13 @@ CASES = [
     ("last day at pellham today. they got me flowers", {("Imke", "employer", "Pellham", C)}),
     # a heading word the parser makes the subject ("Correction: ...", "Update: ...")
     ("Update: my cousin lives in Tromso now.", {("Imke's cousin", "lives_in", "Tromso", A)}),
+    # a home got somewhere named (location.new_home); lower case too
+    ("We bought a townhouse in Harrogate last spring.", {("Imke", "lives_in", "Harrogate", A)}),
+    ("my brother rented a flat in Utrecht", {("Imke's brother", "lives_in", "Utrecht", A)}),
+    ("finally found a 2 bed in stoneygate!!", {("Imke", "lives_in", "Stoneygate", A)}),
+    # a parent or grandparent word said bare is the speaker's (subjects.bare_owner)
+    ("nana bought a bungalow in Skegness.", {("Imke's nana", "lives_in", "Skegness", A)}),
+    ("Dad is a plumber.", {("Imke's dad", "job_title", "plumber", A)}),
 ]
 
 
@@ -84,6 +91,24 @@ def test_a_diet_change_is_marked_as_a_change(nlp):
     [c] = run(nlp, "I'm pescatarian these days.").claims  # a diet that excludes the others
     assert c.change and c.attribute == "diet"
     assert not any(c.change for c in run(nlp, "I live in Tromso.").claims)
+
+
+@pytest.mark.parametrize("text", [
+    "We're looking at houses in Harrogate.",        # a plan, not a home got
+    "We made an offer on a house in Harrogate.",    # no getting
+    "I bought a new bike in Utrecht.",              # not a home
+    "I didn't buy the flat in Utrecht.",            # denied
+])
+def test_a_home_not_got_is_no_move(nlp, text):
+    ex = run(nlp, text)
+    assert not [c for c in ex.claims if c.attribute == "lives_in"], triples(ex)
+
+
+def test_a_parent_word_with_an_article_or_another_owner_is_not_the_speakers(nlp):
+    got = triples(run(nlp, "Her dad is a plumber.")) | triples(run(nlp, "The dad at pickup is a plumber."))
+    assert not [t for t in got if t[0] == "Imke's dad"], got
+    # "ma" in lower case is anything; with a capital it is the speaker's mother
+    assert not [t for t in triples(run(nlp, "ma is a nurse.")) if t[0] == "Imke's ma"]
 
 
 @pytest.mark.parametrize("text", [

@@ -272,6 +272,23 @@ def test_kin_names_abbreviations_and_nicknames_reach_the_entity(mem):
     assert mem.check() == []
 
 
+def test_a_bare_kin_word_is_the_speakers_in_facts_pronouns_and_questions(mem):
+    """ "mom called. she got a new job", "grandpa bought a flat in Whitby": the
+    speaker's mother and grandfather; asked bare or by "my", the same person.
+    "the dad at pickup" is nobody's."""
+    for text in ["mom called. she got a new job at Tesco.", "grandpa bought a flat in Whitby last month",
+                 "the dad at pickup works at Aldi"]:
+        mem.add_episode(text, speaker="user")
+    for question, gold in [("where does my mother work?", "Tesco"), ("where does mom work now?", "Tesco"),
+                           ("where does my grandfather live?", "Whitby")]:
+        ctx = mem.context(question, speaker="user")
+        assert not ctx.abstain and gold in ctx.text, (question, ctx.text)
+    assert [f.value for f in mem.as_of("grandpa") if f.attribute == "lives_in"] == ["Whitby"]
+    assert not [f for f in mem.as_of("user") if f.value == "Aldi"]
+    assert mem.context("where does my father work?", speaker="user").abstain
+    assert mem.check() == []
+
+
 def test_a_name_typed_small_then_asked_with_a_capital_is_one_person(mem):
     """"aoife says hi" (a new person, in lower case), "Who's Aoife?", "the
     girlfriend. shes a physio": "aoife" and "Aoife" are one entity, and the

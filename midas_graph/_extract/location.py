@@ -6,7 +6,10 @@ deadline moved to Friday" is handed to :mod:`.events`.
 
 from __future__ import annotations
 
+from .casing import _english
+from .clauses import _polarity, _verb_tense
 from .events import subject_or_event
+from .subjects import Subj, subject_token
 from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS, LEX
 from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _text, _value_of
 
@@ -220,3 +223,53 @@ def h_visit(w, v, st, pol, tense, tv) -> None:
                    is_entity=ent, conf=0.7, rule="visit_from", past_means_cease=False)
             return
     w.fallback(v=v, st=st, pol=pol, tense=tense, tv=tv)
+
+
+_GETTING = LEX.words("location.home_getting_verbs")
+
+
+def _place_name(o, ctx) -> bool:
+    """A name, or a word typed in lower case that is no English word ("a
+    unit in chermside"): after a home got "in", that is a place."""
+    return _is_name(o, ctx) or (o.is_alpha and o.is_lower and len(o) >= 3 and not o.is_stop
+                                and o.lower_ not in _english())
+_HOME_NOUNS = LEX.words("location.home_nouns")
+
+
+def new_home(w, sent) -> None:
+    """ "mum bought a unit in chermside", "she and dara got the keys to a house
+    in lucan", "we've found a 2 bed in drumcondra": a home got in a named place
+    is where whoever got it lives now (a change of ``lives_in``). Only a
+    getting that is done (past or perfect, asserted): "we're looking at houses
+    in Decatur" is a plan, "we made an offer on a house in Decatur" no getting.
+    The place is the last name after "in" under the home noun ("a 3 bed on
+    maple ave in westerville": Westerville)."""
+    ctx = w.ctx
+    for v in sent:
+        if v.pos_ != "VERB" or v.lemma_.lower() not in _GETTING:
+            continue
+        if _verb_tense(v) not in ("past", "perfect") or _polarity(v) != "assert":
+            continue
+        home = next((t for t in v.subtree if t.lemma_.lower() in _HOME_NOUNS and t.i != v.i
+                     and (t.pos_ in ("NOUN", "PROPN") or t.dep_ == "dobj")), None)  # "a flat" is an ADJ to the parser
+        if home is None or home.head.i != v.i and home.head.head.i != v.i and home.head.head.head.i != v.i:
+            continue  # the home hangs off the getting (dobj, or "the keys to a house")
+        # the object of "in"; a word typed in lower case may be parsed as anything under it ("in stoneygate")
+        places = [next((c for c in p.children if c.dep_ == "pobj" or c.is_lower and c.dep_ in ("amod", "compound")),
+                       None) for h in (*home.subtree, v) for p in _children(h, "prep") if p.lower_ in ("in", "at")]
+        places = [o for o in places if o is not None and _place_name(o, ctx) and not w.is_time_tok(o)]
+        if not places:
+            continue
+        st = subject_token(v)
+        if st is None:
+            owners = [Subj(ctx.speaker, True, 0.9, True, None)]
+        else:
+            owners = [o for o in (w.subject(t) for t in _conjuncts(st)) if o is not None and o.person]
+        place = places[-1]
+        val, ent = _value_of(place, ctx)
+        if place.is_lower and not _is_name(place, ctx):  # typed in lower case: "a unit in chermside"
+            val, ent = place.text.capitalize(), True
+        for subj in owners:
+            w.emit(subj, "lives_in", val, v=v, pol="assert", tense="present", tv=v, value_toks=list(place.subtree),
+                   is_entity=ent, conf=0.8, rule="new_home", past_means_cease=False, change=True)
+        return

@@ -36,7 +36,7 @@ from typing import Any
 #: ("My sister Ilse called. She got the job." -> Ilse · ...).
 PRONOUN_SUBJECTS = True
 
-from .lexicon import _FIRST, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS
+from .lexicon import _FIRST, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS, LEX
 from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, in_law
 
 
@@ -166,7 +166,7 @@ def resolve_subject(s, ctx: Parties) -> Subj | None:
     # possessed relation: "my sister", "Melanie's daughter"
     rel = relation_key(s)
     if rel is not None:
-        owner = poss_owner(s, ctx)
+        owner = poss_owner(s, ctx) or bare_owner(s, ctx)
         if owner is not None:
             law = in_law(s.doc, s.i)  # "my mother-in-law" is not "my mother"
             word, end = law if law is not None else (s.lower_, None)
@@ -202,6 +202,21 @@ def relation_key(t) -> str | None:
     return None
 
 
+#: the relation classes whose words, said bare, are the speaker's ("mum rang")
+_KIN_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
+_KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
+
+
+def bare_owner(t, ctx: Parties) -> Subj | None:
+    """The speaker, for a parent or grandparent word said with no owner and no
+    article ("mum bought a unit", "Mam's hip op"; "ma" only with a capital);
+    else None. The same reading as ``_people.KIN_NAMES``."""
+    if _RELATIONS.get(t.lower_) not in _KIN_CLASSES or any(c.dep_ in ("det", "poss") for c in t.children) \
+            or (t.lower_ in _KIN_CAPITAL_ONLY and not t.text[:1].isupper()):
+        return None
+    return Subj(ctx.speaker, True, 0.9, True, None)
+
+
 def poss_owner(t, ctx: Parties) -> Subj | None:
     p = _child(t, "poss")
     if p is None:
@@ -221,8 +236,8 @@ def poss_owner(t, ctx: Parties) -> Subj | None:
             return None
         return Subj(f"{o2.name}'s {in_law(p.doc, rel.i)[0]}", False, 0.8, True, p)  # type: ignore[union-attr,index]
     if p.pos_ == "NOUN" and relation_key(p) is not None:
-        # "my dog's name", "Melanie's daughter's school"
-        o2 = poss_owner(p, ctx)
+        # "my dog's name", "Melanie's daughter's school", "mum's new flat"
+        o2 = poss_owner(p, ctx) or bare_owner(p, ctx)
         if o2 is not None:
             return Subj(f"{o2.name}'s {p.lower_}", False, 0.8, p.lower_ not in _PETS, p)
         return None
