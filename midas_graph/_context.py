@@ -214,6 +214,22 @@ COLD_TURNS = True
 #: they made (or, if they never speak, one that names them): the asked
 #: aspect is who they are, which no word test can check.
 WHO_IS = True
+#: Asked about the asker alone ("what can't I eat?", "where do I live
+#: now?"), with no line that shares or is near the asked words, the asker's
+#: own turn (among recall's first SELF_CANDIDATES of theirs) whose clauses
+#: about themselves (:func:`_told_of_self`) are most like the question
+#: grounds it, when their cosine with it is at least this and they hold the
+#: kind of thing asked (:func:`_has_answer_kind`: "when" a date or time,
+#: "how many" / "what year" a number, "who" / "where" a name other than the
+#: asker's). Never for a question by a role or of a thing of the asker's
+#: ("my aunt's name", "my dog's name"), a dated question, or one that
+#: abstains on what others said. Chosen on the development personas (p1-p8,
+#: p17-p20, p25-p28) and the training personas t4-t9 (docs/recall.md,
+#: round 10): 0.25 answered 21 of their false abstentions and no
+#: should-abstain question. LoCoMo asks as no speaker: unchanged. None: off.
+SELF_TOPIC: float | None = 0.25
+#: at most this many of the asker's turns (recall's first) are weighed so
+SELF_CANDIDATES = 8
 #: A question that names its time ("in March 2024", "last spring", "before
 #: we moved to Bristol", "when I worked at Dell", "used to", "originally")
 #: is answered as of that time (_asked.place): the beliefs that held then
@@ -543,6 +559,55 @@ def _of_others(clause: str, asked: frozenset[str] = frozenset()) -> bool:
                                  for w in m.groups() if w)
 
 
+#: what an answer to a wh-question must hold: the entity labels (spaCy) or
+#: parts of speech of a word that can answer it ("when" -> a date or time)
+_ANSWER_KINDS = (
+    (re.compile(r"^\W*(?:\w+\W+){0,2}?(?:when|what (?:time|date|day|month)|which (?:day|date|month))\b", re.I),
+     {"DATE", "TIME"}, "NUM"),
+    (re.compile(r"^\W*(?:\w+\W+){0,2}?(?:how (?:much|many|old|long|far|often|tall|big)|what year)\b", re.I),
+     {"CARDINAL", "QUANTITY", "MONEY", "PERCENT", "DATE", "TIME"}, "NUM"),
+    (re.compile(r"^\W*(?:\w+\W+){0,2}?(?:who|whose|whom)\b", re.I), {"PERSON", "ORG", "NORP"}, "PROPN"),
+    (re.compile(r"^\W*(?:\w+\W+){0,2}?where\b", re.I), {"GPE", "LOC", "FAC", "ORG"}, "PROPN"),
+)
+
+
+#: "my dog's name", "our car's colour": asked of a thing of the asker's, not of the asker
+_OF_MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?[\w-]+['’]s?\b(?!\s*(?:been|got|gone|had))", re.I)
+
+
+def _has_answer_kind(query: str, text: str, names=()) -> bool:
+    """Whether ``text`` holds something of the kind the question asks for: a
+    date or time for "when", a number for "how many" / "what year", a name
+    other than ``names`` (the asked person's) for "who" and "where";
+    anything for other questions."""
+    kind = next(((labels, pos) for pat, labels, pos in _ANSWER_KINDS if pat.match(query)), None)
+    if kind is None:
+        return True
+    from .models import load_spacy
+
+    labels, pos = kind
+    own = {n.casefold() for n in names}
+    doc = load_spacy()(text)
+    return any(e.label_ in labels and e.text.casefold() not in own for e in doc.ents) or any(
+        t.pos_ == pos and (t.like_num if pos == "NUM" else t.is_alpha and t.lower_ not in own) for t in doc)
+
+
+def _told_of_self(text: str) -> str:
+    """What a turn tells of its speaker: the clauses of its own sentences (not
+    its questions nor what it says to the listener) that are not about
+    someone else, joined; empty when there are none."""
+    return " ".join(c.strip() for s in _own_sentences(text)[0] for cl in _CLAUSE.split(s) if cl
+                    for c in _JOINED.split(cl)
+                    if c and c.strip() and not _of_others(c)
+                    and not (_SOMEONES.search(c) and not _SPEAKER_SELF.search(c)))
+
+
+#: "Holly's 30th", "Nico's": a clause with someone's and no first person tells of them
+_SOMEONES = re.compile(r"\b[A-Z][a-z]+['’]s\b")
+#: "... is on 18 November and I still haven't ...": a conjunction before a new subject
+_JOINED = re.compile(r"\s+(?:and|but|so|because)\s+(?=(?:i|we|he|she|they|it)\b)", re.I)
+
+
 def _says_own(info: QueryInfo, text: str, speaker_asked: bool = True) -> bool:
     """Whether a turn says the asked words about its speaker: outside its
     questions and its sentences about the listener ("How's your adoption
@@ -791,6 +856,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # people (docs/people.md): asked by a role nobody is known by, the answer is no one's;
     # a known person's name is no asked word, however the tagger labelled it
     info = recaller.known_people(info, group_id)
+    by_role = bool(info.roles)  # asked about someone by a role ("my aunt's name"), not the asker
     info, unknown = recaller.resolve_roles(info, group_id) if info.roles else (info, [])
     focus_ids = recaller.resolve_names(info.names, group_id) if info.names else []
 
@@ -1136,8 +1202,25 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
         # statement they made (or, if they never speak, that names them), answers
         grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
+    self_topic = None
+    if SELF_TOPIC is not None and not grounded and not unsaid and not dated and asked is None and speaker \
+            and not by_role and not _OF_MY_THING.search(query) and len(focus_ids) == 1 \
+            and alias_key(group_id, speaker) in entity_keys:
+        # the asker's own turns, by what they tell of the asker (their clauses not about
+        # someone else: "Forms forms. Lina's allergic to peanuts" tells nothing of the asker's allergy)
+        own_turns = [(h, t) for h in hits if h.kind == "episode" and h.id not in cold_ids
+                     and alias_key(group_id, h.episode.speaker) in said_by and (t := _told_of_self(h.text))]
+        own_turns = own_turns[:SELF_CANDIDATES]
+        if own_turns:
+            vs = mem._embedder().embed([query] + [t for _, t in own_turns])
+            vs = vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)
+            sims = vs[1:] @ vs[0]
+            j = int(np.argmax(sims))
+            h, c = own_turns[j][0], float(sims[j])
+            if c >= SELF_TOPIC and _has_answer_kind(query, own_turns[j][1], focus_names):
+                grounded, grounding, self_topic = True, h, round(c, 3)
     if trace is not None:
-        trace.append({"decision": True, "names": info.names, "terms": info.terms, "nouns": info.nouns,
+        trace.append({"decision": True, "self_topic": self_topic, "names": info.names, "terms": info.terms, "nouns": info.nouns,
                       "given": info.given, "focus_ids": len(focus_ids), "best_any": round(best_any, 3),
                       "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
                       "unsaid": unsaid, "grounded": grounded})
@@ -1576,8 +1659,11 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
         if passive:  # "when was my daughter born?": not "when your daughter bears"
             be = "were" if who == "you" or " and " in who else "was"
             return f"Nothing is known about {wh} {who} {be} {passive.group(1)}."
-        verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
-        return f"Nothing is known about {wh} {who} {verb}."
+        if _DO_Q.match(query) and words.get(verbs[0]) is not None:
+            # "where does my brother work?": the verb as asked, in its plain form after do / does / did
+            verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
+            return f"Nothing is known about {wh} {who} {verb}."
+    # any other shape ("who employs my son?", "what did he get operated on?") is not rebuilt
     return f"Nothing is known about {_people_phrase(info.names, speaker)} that answers this."
 
 
@@ -1594,6 +1680,7 @@ def _third_person(verb: str) -> str:
 _WORD_AS_WRITTEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _POSSESSIVE = re.compile(r"'s?$")
 _BE_Q = re.compile(r"^\W*(?:am|is|are|was|were)\b", re.I)
+_DO_Q = re.compile(r"^\W*(?:what|where|when|who|how|which|why)\b(?:\s+\w+)?\s+(?:do|does|did)\b", re.I)
 _WH_WORDS = ("where", "when", "who", "how", "why", "which", "what")
 
 

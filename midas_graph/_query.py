@@ -244,6 +244,8 @@ def analyze(text: str, nlp, *, speaker: str | None = None, now: _dt.datetime | N
                                       for t in doc):
             del names[owner]
     who = _WHO_IS.match(text)  # "who's ray again?": the name asked about, in any case
+    if who and role_tokens and any(t.i in role_tokens for t in doc if t.idx >= who.start(1)):
+        who = None  # "who's my roommate?": a role, asked above
     if who and not any(_clean(who.group(1)).casefold() == n.casefold() for n in names):
         names.setdefault(_clean(who.group(1)), "PERSON")
         name_tokens.update(t.i for t in doc if t.idx >= who.start(1) and t.idx + len(t) <= who.end(1))

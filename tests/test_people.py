@@ -356,6 +356,8 @@ def test_an_unknown_person_by_role_abstains_and_says_so(mem):
     # a loose role asks who holds it: the owner's own lines answer
     mem.add_episode("I see a new doctor now, Dr. Okafor.", speaker="user")
     assert not mem.context("Who is my doctor now?").abstain
+    # asked who holds a role nobody holds, the reason names the role once, in the second person
+    assert mem.context("who's my roommate?", speaker="user").reason == "Nothing is known about your roommate."
 
 
 def test_a_role_first_and_the_name_later_merge_and_read_as_one(mem):

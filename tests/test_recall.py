@@ -945,6 +945,11 @@ def test_an_abstention_speaks_of_people_as_the_asker_would():
         assert mem.context("what's my cousin's name?", speaker="Teo").reason == "Nothing is known about your cousin."
         assert mem.context("Whats my son-in-law’s name again", speaker="Teo").reason == (
             "Nothing is known about your son-in-law.")
+        # a question that is no "wh- do X verb" is not rebuilt from its words ("who Nico employs")
+        assert {q: mem.context(q, speaker="Teo").reason for q in (
+            "Who employs Nico these days?", "what did Nico get operated on?")} == dict.fromkeys((
+                "Who employs Nico these days?", "what did Nico get operated on?"),
+            "Nothing is known about Nico that answers this.")
 
 
 def test_an_aside_after_a_question_asks_nothing(monkeypatch):
@@ -1108,6 +1113,7 @@ def test_a_moved_plan_is_still_the_one_its_first_turn_named(monkeypatch):
         ctx = mem.context(asked, speaker="Ana")
         assert not ctx.abstain and "2023-07-10" in ctx.text, ctx.text
         monkeypatch.setattr(context_mod, "STALE_GROUNDS", False)
+        monkeypatch.setattr(context_mod, "SELF_TOPIC", None)  # the moving turn alone is like the question too
         assert mem.context(asked, speaker="Ana").abstain
 
 
@@ -1451,3 +1457,28 @@ def test_a_belief_of_what_someone_is_called_is_a_line_only_when_a_name_is_asked(
         monkeypatch.setattr(context_mod, "ONLY_ASKED_NAMES", False)
         ctx = mem.context("where does Ling work?", speaker="mlchen")
         assert any(i.fact is not None and i.fact.attribute == "name" for i in ctx.items)
+
+
+def test_the_askers_own_turn_most_like_the_question_grounds_it(monkeypatch):
+    """SELF_TOPIC: asked about themselves ("what can't I eat?") with no line
+    sharing or near the asked words, the asker's own turn most like the
+    question grounds it; not for a "when" its turn holds no date for, nor a
+    thing of the asker's ("my dog's name") or a role ("my aunt's name"), nor
+    for another person ("where does Steph live now?" stays abstained: asked
+    of a person who never speaks, the same rule answered wrong-person traps)."""
+    import midas_graph._context as context_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        for t in ["the allergist says I'm allergic to shellfish. no more prawns for me :(",
+                  "work has been brutal this week, two deadlines",
+                  "Chidi's birthday party is at the bowling place, remind me",
+                  "ugh Steph is off to Perth for good. her husband got a mining job there"]:
+            mem.add_episode(t, speaker="Ana")
+        ctx = mem.context("what can't I eat?", speaker="Ana")
+        assert not ctx.abstain and "shellfish" in ctx.text, ctx.reason
+        assert ctx.reason.startswith("grounded by")
+        for q in ["when's my anniversary?", "what's my dog's name?", "what's my aunt's name?",
+                  "what does Steph do for work?"]:
+            assert mem.context(q, speaker="Ana").abstain, q
+        monkeypatch.setattr(context_mod, "SELF_TOPIC", None)
+        assert mem.context("what can't I eat?", speaker="Ana").abstain
