@@ -221,7 +221,9 @@ WHO_IS = True
 #: grounds it, when their cosine with it is at least this and they hold the
 #: kind of thing asked (:func:`_has_answer_kind`: "when" a date or time,
 #: "how many" / "what year" a number, "who" / "where" a name other than the
-#: asker's). Never for a question by a role or of a thing of the asker's
+#: asker's). Not a near miss: a turn that shares an asked word but none of
+#: the asked nouns ("My favorite food is sushi." for "what is my favorite
+#: color?"). Never for a question by a role or of a thing of the asker's
 #: ("my aunt's name", "my dog's name"), a dated question, or one that
 #: abstains on what others said. Chosen on the development personas (p1-p8,
 #: p17-p20, p25-p28) and the training personas t4-t9 (docs/recall.md,
@@ -1210,7 +1212,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # someone else: "Forms forms. Lina's allergic to peanuts" tells nothing of the asker's allergy)
         own_turns = [(h, t) for h in hits if h.kind == "episode" and h.id not in cold_ids
                      and alias_key(group_id, h.episode.speaker) in said_by and (t := _told_of_self(h.text))]
-        own_turns = own_turns[:SELF_CANDIDATES]
+        # a near miss is no topic: "My favorite food is sushi." shares "favorite" with "what is my
+        # favorite color?" and not the thing asked (its nouns)
+        noun_stems = set(_tokenize([" ".join(info.nouns)])[0]) if info.nouns else set()
+        own_turns = [(h, t) for h, t in own_turns[:SELF_CANDIDATES]
+                     if not (noun_stems and (toks := set(_tokenize([t])[0])) & set(qstems) and not toks & noun_stems)]
         if own_turns:
             vs = mem._embedder().embed([query] + [t for _, t in own_turns])
             vs = vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)

@@ -1482,3 +1482,7 @@ def test_the_askers_own_turn_most_like_the_question_grounds_it(monkeypatch):
             assert mem.context(q, speaker="Ana").abstain, q
         monkeypatch.setattr(context_mod, "SELF_TOPIC", None)
         assert mem.context("what can't I eat?", speaker="Ana").abstain
+        monkeypatch.undo()
+        # a near miss is no topic: a turn with an asked word and none of the asked nouns
+        mem.add_episode("My favorite food is sushi.", speaker="Ana")
+        assert mem.context("What is my favorite color?", speaker="Ana").abstain
