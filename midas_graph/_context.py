@@ -227,7 +227,7 @@ WHO_IS = True
 #: ("my aunt's name", "my dog's name"), a dated question, or one that
 #: abstains on what others said. Chosen on the development personas (p1-p8,
 #: p17-p20, p25-p28) and the training personas t4-t9 (docs/recall.md,
-#: round 10): 0.25 answered 21 of their false abstentions and no
+#: round 10): 0.25 answered 20 of their false abstentions and no
 #: should-abstain question. LoCoMo asks as no speaker: unchanged. None: off.
 SELF_TOPIC: float | None = 0.25
 #: at most this many of the asker's turns (recall's first) are weighed so
@@ -887,7 +887,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         asked = place_time(mem, info, focus_ids, group_id=group_id, at=valid_at, known_at=known_at)
         if asked is not None and asked.unknown:
             return _abstain(query, info, budget_tokens, header,
-                            f"the time asked about ({asked.phrase}) cannot be placed: {asked.unplaced}", [])
+                            f"The time asked about ({asked.phrase}) cannot be placed: {asked.unplaced.rstrip('.')}.", [])
         if asked is not None and asked.placed and asked.drop_names:
             # the event's names place the time; they are not what is asked about
             kept = tuple(n for n in info.names if n not in asked.drop_names)

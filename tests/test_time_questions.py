@@ -229,6 +229,7 @@ def test_a_time_before_anything_known_abstains_and_says_from_when(tomasz):
 def test_an_event_the_memory_never_heard_of_abstains(tomasz):
     ctx = _ask(tomasz, "Where did I live before I moved to Denver?")
     assert ctx.abstain and "cannot be placed" in ctx.reason and "Denver" in ctx.reason
+    assert ctx.reason[0].isupper() and ctx.reason.endswith("."), ctx.reason  # a sentence
 
 
 def test_an_event_no_belief_dates_is_said_and_not_abstained_on(tomasz):
