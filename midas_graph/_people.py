@@ -551,12 +551,6 @@ def _kin_word_as_name(t) -> bool:
     return t.dep_ in ("nsubj", "nsubjpass", "poss", "dobj", "pobj", "conj", "ROOT", "appos")
 
 
-def _kin_names(doc, speaker: str) -> list[tuple[str, str, Any]]:
-    """(role name, name as written, sentence) for each parent or grandparent
-    word a turn uses as a name (see :data:`KIN_NAMES`)."""
-    return [(role_name(speaker, t.lower_), t.text, t.sent) for t in doc if _kin_word_as_name(t)]
-
-
 #: "everyone calls him Lenny", "she goes by Bee": another name of the person
 #: the pronoun stands for (NICKNAMES).
 NICKNAMES = True
@@ -653,9 +647,9 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                 link(r, _span_text(doc, *sp), sent, "copula")
 
     # -- "Dad's surgery moved": the speaker's father, named by the word
-    if KIN_NAMES and not agent:
-        for rname, nm, sent in _kin_names(doc, speaker):
-            link(rname, nm, sent, "kin name")
+    kin = [t for t in doc if _kin_word_as_name(t)] if KIN_NAMES and not agent else []
+    for t in kin:
+        link(role_name(speaker, t.lower_), t.text, t.sent, "kin name")
 
     # -- self-introductions and vocatives, sentence by sentence
     intro = False
@@ -724,9 +718,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     for r in roles:
         if r.owner is not None and r.person:
             persons.append((r.head, r.name, r.gender))
-    if KIN_NAMES and not agent:  # "mum rang, she got a new job": the speaker's mother
-        persons.extend((t.i, role_name(speaker, t.lower_), (role_class(t.lower_) or ("", ""))[1])
-                       for t in doc if _kin_word_as_name(t))
+    # "mom called. she got a new job": the speaker's mother
+    persons.extend((t.i, role_name(speaker, t.lower_), (role_class(t.lower_) or ("", ""))[1]) for t in kin)
     for ent in doc.ents:
         if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
             span = name_span(ent)  # "mtg w/ Lennart" -> "Lennart"
