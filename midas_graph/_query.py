@@ -421,25 +421,11 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
         while j >= 0 and (doc[j].lower_ in _people._ROLE_ADJ or doc[j].pos_ == "ADJ"):
             j -= 1
         if speaker and _people._kin_word_as_name(t):
-            p, owner, own = t, speaker, set()  # "where does mum live?", "Dad's job": the asker's
+            owner, own = speaker, set()  # "where does mum live?", "Dad's job": the asker's
         elif j < 0:
             continue
         else:
-            p, owner, own = doc[j], None, set()
-        if owner is not None:
-            pass
-        elif p.lower_ in ("my", "our") and speaker:
-            owner, own = speaker, {j}
-        elif p.lower_ in ("'s", "’s", "s'") and j >= 1:
-            prev = doc[j - 1]
-            if prev.i in chain:  # "my sister's husband"
-                owner = chain[prev.i]
-                own = {k for k in range(j - 1, j + 1)}
-            elif prev.pos_ == "PROPN" or prev.ent_type_ in ("PERSON", "ORG", "GPE", "NORP"):
-                a = prev.i
-                while a - 1 >= 0 and doc[a - 1].pos_ == "PROPN":
-                    a -= 1
-                owner, own = _clean(doc[a:prev.i + 1].text), set(range(a, j + 1))
+            owner, own = _owner_at(doc, j, speaker, chain)
         if owner is None:
             continue
         word, last = t.lower_, t.i
@@ -458,6 +444,24 @@ def _roles(doc, speaker: str | None) -> tuple[dict[str, tuple[str, str, bool]], 
         role_toks.update(own)
         owner_toks.update(own)
     return out, role_toks, owner_toks
+
+
+def _owner_at(doc, j: int, speaker: str | None, chain: dict[int, str]) -> tuple[str | None, set[int]]:
+    """Who owns a role word whose owner phrase ends at token ``j`` ("my",
+    "Lucia's", "my sister's"), and the owner's tokens; (None, set()) if none."""
+    p = doc[j]
+    if p.lower_ in ("my", "our") and speaker:
+        return speaker, {j}
+    if p.lower_ in ("'s", "’s", "s'") and j >= 1:
+        prev = doc[j - 1]
+        if prev.i in chain:  # "my sister's husband"
+            return chain[prev.i], {k for k in range(j - 1, j + 1)}
+        if prev.pos_ == "PROPN" or prev.ent_type_ in ("PERSON", "ORG", "GPE", "NORP"):
+            a = prev.i
+            while a - 1 >= 0 and doc[a - 1].pos_ == "PROPN":
+                a -= 1
+            return _clean(doc[a:prev.i + 1].text), set(range(a, j + 1))
+    return None, set()
 
 
 _FOR_A_LIVING = re.compile(r"\bfor a living\b", re.I)

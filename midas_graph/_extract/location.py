@@ -6,6 +6,8 @@ deadline moved to Friday" is handed to :mod:`.events`.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from .casing import _english
 from .clauses import _polarity, _verb_tense
 from .events import subject_or_event
@@ -226,6 +228,7 @@ def h_visit(w, v, st, pol, tense, tv) -> None:
 
 
 _GETTING = LEX.words("location.home_getting_verbs")
+_HOME_NOUNS = LEX.words("location.home_nouns")
 
 
 def _place_name(o, ctx) -> bool:
@@ -233,7 +236,6 @@ def _place_name(o, ctx) -> bool:
     unit in chermside"): after a home got "in", that is a place."""
     return _is_name(o, ctx) or (o.is_alpha and o.is_lower and len(o) >= 3 and not o.is_stop
                                 and o.lower_ not in _english())
-_HOME_NOUNS = LEX.words("location.home_nouns")
 
 
 def new_home(w, sent) -> None:
@@ -252,7 +254,7 @@ def new_home(w, sent) -> None:
             continue
         home = next((t for t in v.subtree if t.lemma_.lower() in _HOME_NOUNS and t.i != v.i
                      and (t.pos_ in ("NOUN", "PROPN") or t.dep_ == "dobj")), None)  # "a flat" is an ADJ to the parser
-        if home is None or home.head.i != v.i and home.head.head.i != v.i and home.head.head.head.i != v.i:
+        if home is None or v not in islice(home.ancestors, 3):
             continue  # the home hangs off the getting (dobj, or "the keys to a house")
         # the object of "in"; a word typed in lower case may be parsed as anything under it ("in stoneygate")
         places = [next((c for c in p.children if c.dep_ == "pobj" or c.is_lower and c.dep_ in ("amod", "compound")),
