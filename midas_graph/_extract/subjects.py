@@ -210,7 +210,8 @@ _KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 def bare_owner(t, ctx: Parties) -> Subj | None:
     """The speaker, for a parent or grandparent word said with no owner and no
     article ("mum bought a unit", "Mam's hip op"; "ma" only with a capital);
-    else None. The same reading as ``_people.KIN_NAMES``."""
+    else None. Looser than ``_people.KIN_NAMES`` (which the questions and
+    pronouns use): no check of the word before it or of its dependency."""
     if _RELATIONS.get(t.lower_) not in _KIN_CLASSES or any(c.dep_ in ("det", "poss") for c in t.children) \
             or (t.lower_ in _KIN_CAPITAL_ONLY and not t.text[:1].isupper()):
         return None
