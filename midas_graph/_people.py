@@ -526,6 +526,20 @@ def _closed_role(doc, r: _Role) -> int | None:
 KIN_NAMES = True
 _KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
 _KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
+_SOMEONE = LEX.words("people.someone_words")
+
+
+def _someone_called(doc, k: int, end: int) -> int:
+    """Past "a woman", "some nice guy" before "called" / "named" ("my manager is a
+    woman called Ruth"): the index of "called"; else ``k`` unchanged."""
+    j = k
+    if j < end and doc[j].lower_ in ("a", "an", "some", "this"):
+        j += 1
+    while j < end and doc[j].pos_ == "ADJ" and j - k < 3:
+        j += 1
+    if j + 1 < end and doc[j].lower_ in _SOMEONE and doc[j + 1].lower_ in ("named", "called"):
+        return j + 1
+    return k
 
 
 _KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"})
@@ -620,6 +634,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                 how = "named"
             elif k + 1 < n_end and doc[k].lower_ in ("is", "'s", "was") and doc[k - 1].lower_ not in ("'s",):
                 k += 1
+                k = _someone_called(doc, k, n_end)
                 if k < n_end and doc[k].lower_ in ("named", "called"):
                     k += 1
                 how = "copula"

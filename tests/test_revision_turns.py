@@ -197,14 +197,17 @@ def test_a_statement_that_names_a_beliefs_value_does_not_supersede_it(monkeypatc
     """"I got promoted to senior analyst at Acme." contradicts "I joined Acme
     as a junior analyst." on the title; the engine also asks NLI about the
     employer belief (another attribute, similar text), and a model that says
-    contradiction there (the bundled one at a lower threshold does) must not
-    close ``employer: Acme``: the new statement names Acme (NAMED_VALUE_KEEPS)."""
+    contradiction there (the bundled one at a low threshold does) must not
+    close ``employer: Acme``: the new statement names Acme (NAMED_VALUE_KEEPS).
+    The pair's int8 score depends on the CPU's kernels (0.30 on an AVX2-only
+    EPYC, above 0.5 where this test was written), hence a threshold well
+    under both."""
     import midas_graph._revise as revise_mod
     from midas_graph.models import OnnxNLI
     from midas_graph.models._nli import bundled_nli_dir
 
     def told():
-        mem = Memory(engine=ENGINE, clock=StepClock(), nli=OnnxNLI(bundled_nli_dir(), threshold=0.5))
+        mem = Memory(engine=ENGINE, clock=StepClock(), nli=OnnxNLI(bundled_nli_dir(), threshold=0.25))
         mem.add_episode("I joined Acme as a junior analyst.", speaker="Tomasz", reference_time="2024-01-08T09:00")
         mem.add_episode("I got promoted to senior analyst at Acme.", speaker="Tomasz", reference_time="2024-06-03T09:00")
         return mem

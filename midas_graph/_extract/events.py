@@ -9,9 +9,15 @@ deadline", "Apollo's budget") or the speaker.
 
 from __future__ import annotations
 
-from .lexicon import _DATE_ATTRS, _EVENTS, _EVENT_PARTICLES, _EVENT_VERBS, _GENERIC_MODS, _MOVING_VERBS
-from .subjects import owner_of, resolve_subject
-from .tokens import _child, _children, attr_key
+from .lexicon import _DATE_ATTRS, _DATE_HEADS, _EVENTS, _EVENT_PARTICLES, _EVENT_VERBS, _GENERIC_MODS, _MOVING_VERBS
+from .subjects import Subj, owner_of, resolve_subject
+from .tokens import _child, _children, _ent_of, _is_name, _name_text, attr_key
+
+
+def _is_place(t, ctx) -> bool:
+    """A place's name (spaCy's GPE or LOC)."""
+    ent = _ent_of(t)
+    return ent is not None and ent.label_ in ("GPE", "LOC") and _is_name(t, ctx)
 
 
 
@@ -30,6 +36,9 @@ def date_key(w, h, key: str, acomp) -> str | None:
         return key  # "the Q3 deadline", "the report deadline"
     if lem in _DATE_ATTRS:
         return _DATE_ATTRS[lem]
+    if "_" in key and key.rsplit("_", 1)[1] in _DATE_HEADS and any(
+            c.dep_ == "compound" or c.dep_ == "amod" and c.tag_ == "VBG" for c in h.children if c.i < h.i):
+        return key  # "demo day", "moving day", "games night"; not "my last day" (work.last_day's)
     if acomp is not None and acomp.lower_ == "due":
         return f"{key}_deadline"
     if lem in _EVENTS or low in _EVENTS or key.split("_")[-1] in _EVENTS:
@@ -63,9 +72,14 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
     if key is None:
         return False
     akey = date_key(w, h, key, None)
-    if akey is None:
+    if akey is None and lemma in _MOVING_VERBS and h.dep_ == "dobj" and _is_place(h, ctx):
+        # "we postponed Kyoto again, to March": the place stands for the trip there, as
+        # in "the Kyoto trip is moved to November 2" (its owner the place)
+        owner, akey = Subj(_name_text(h), False, 0.9, False, h), "trip_date"
+    elif akey is None:
         return False
-    owner, explicit = owner_of(h, ctx)
+    else:
+        owner, explicit = owner_of(h, ctx)
     if owner is None:
         return False
     date_tok = None

@@ -232,3 +232,87 @@ def switch_after_stop(w, sent) -> None:
     for t in sent:
         if t.lemma_.lower() == "switch" and t.pos_ == "VERB" and t.dep_ not in ("ROOT", "conj"):
             switched_to(w, t, subject_token(t), "assert", "past", t)
+
+
+#: words that may open a sentence before "no more" / "back to" without naming who
+_OPENING = frozenset({"and", "so", "ok", "okay", "well", "yeah", "but", "now", "also", "right", "welp", "sadly",
+                      "officially", "then", "anyway", "ugh", "lol", "oh"})
+#: first-person words before "back to" that make the speaker the one going back
+_MY_BACK = frozenset({"i", "i'm", "im", "i've", "ive", "we", "we're", "were", "am", "'m", "'ve", "went", "gone",
+                      "going", "go", "been", "be", "'re", "are", "officially", "now", "just", "fully"})
+
+
+def _opens(sent, i: int, allowed: frozenset[str]) -> bool:
+    """Whether the words of ``sent`` before token ``i`` are all in ``allowed`` (or punctuation)."""
+    return all(t.is_punct or t.is_space or t.lower_ in allowed for t in sent.doc[sent.start:i])
+
+
+def no_more(w, sent) -> None:
+    """ "No more running for a while, I twisted my ankle", "no more swimming for me
+    this year": a sentence that opens with "no more" and an activity
+    (``habits.activities``) ends the speaker's habit. "no more rain please" names no
+    activity and ends nothing."""
+    from .subjects import Subj
+
+    toks = list(sent)
+    for j, t in enumerate(toks[:-2]):
+        if t.lower_ != "no" or toks[j + 1].lower_ != "more":
+            continue
+        a = toks[j + 2]
+        if not _opens(sent, t.i, _OPENING) or not (is_activity(a) or a.lower_ in _ACTIVITIES):
+            return
+        if any(x.lower_ == "?" for x in toks):
+            return
+        w.emit(Subj(w.ctx.speaker, True, 0.9, True, None), "habit", a.lower_, v=a, pol="cease", tense="present",
+               tv=a, value_toks=[a], rule="no_more_activity", past_means_cease=False, conf=0.9)
+        return
+
+
+def back_to(w, sent) -> None:
+    """ "keto experiment over. back to vegetarian", "back to being vegetarian", "I'm
+    back to running": the speaker goes back to a diet (which replaces the one held)
+    or takes up an activity again. Said of someone else ("she's back to ...") it is
+    left alone."""
+    from .subjects import Subj
+
+    toks = list(sent)
+    for j, t in enumerate(toks[:-2]):
+        if t.lower_ != "back" or toks[j + 1].lower_ != "to" or not _opens(sent, t.i, _OPENING | _MY_BACK):
+            continue
+        k = j + 2
+        if toks[k].lower_ in ("being", "eating", "a", "full", "fully", "strict", "strictly") and k + 1 < len(toks):
+            k += 1
+        a = toks[k]
+        me = Subj(w.ctx.speaker, True, 0.9, True, None)
+        if a.lower_ in _DIETS or a.lemma_.lower() in _DIETS:
+            w.emit(me, "diet", a.lower_, v=a, pol="assert", tense="present", tv=a, value_toks=[a],
+                   rule="back_to_diet", past_means_cease=False, change=True, conf=0.9)
+        elif is_activity(a) or a.lower_ in _ACTIVITIES:
+            w.emit(me, "habit", a.lower_, v=a, pol="assert", tense="present", tv=a, value_toks=[a],
+                   rule="back_to_activity", past_means_cease=False, conf=0.9)
+        return
+
+
+#: "keto experiment over", "the vegan phase is done": words between a diet and its end
+_DIET_SPANS = frozenset({"experiment", "phase", "diet", "challenge", "thing", "trial", "month", "is", "'s", "was",
+                         "officially", "now", "so"})
+_OVER = frozenset({"over", "done", "finished", "ended"})
+
+
+def diet_over(w, sent) -> None:
+    """ "keto experiment over.", "the vegan phase is done": the speaker's diet
+    ends. Only a sentence that opens with the diet (after "the", "my", "our")."""
+    from .subjects import Subj
+
+    toks = [t for t in sent if not t.is_punct]
+    j = 0
+    while j < len(toks) and toks[j].lower_ in _OPENING | {"the", "my", "our"}:
+        j += 1
+    if j >= len(toks) or toks[j].lower_ not in _DIETS:
+        return
+    d, k = toks[j], j + 1
+    while k < len(toks) and toks[k].lower_ in _DIET_SPANS:
+        k += 1
+    if k < len(toks) and toks[k].lower_ in _OVER and (k + 1 == len(toks) or toks[k + 1].lower_ in ("for", "now")):
+        w.emit(Subj(w.ctx.speaker, True, 0.9, True, None), "diet", d.lower_, v=d, pol="cease", tense="present",
+               tv=d, value_toks=[d], rule="diet_over", past_means_cease=False, conf=0.9)

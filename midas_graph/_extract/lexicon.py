@@ -141,6 +141,7 @@ _EVENT_VERBS = LEX.words("events.event_verbs")
 _MOVING_VERBS = LEX.words("events.moving_verbs")
 _EVENT_PARTICLES = LEX.words("events.time_particles")
 _DATE_ATTRS = LEX.inverse("events.date_attributes")
+_DATE_HEADS = LEX.words("events.date_heads")
 
 _METRICS = LEX.words("numbers.metrics")
 _UNITS = LEX.inverse("numbers.units")

@@ -328,9 +328,12 @@ def h_fire(w, v, st, pol, tense, tv) -> None:
 def h_make(w, v, st, pol, tense, tv) -> None:
     """ "Tom has been made head of sales", "Priya got made a partner at her firm": a new title;
     "made contracts manager at john paul." with no subject at all: the speaker's."""
-    elided = (v.lower_ == "made" and v.dep_ == "ROOT" and v.i == v.sent.start
-              and _child(v, "nsubj") is None and _child(v, "nsubjpass") is None)
-    if _child(v, "nsubjpass") is None and not elided or pol == "negate" or tense == "future":
+    elided = (v.lower_ == "made" and v.dep_ == "ROOT" and _child(v, "nsubj") is None and _child(v, "nsubjpass") is None
+              and all(t.dep_ in ("aux", "auxpass", "advmod") for t in v.doc[v.sent.start:v.i]))
+    if pol == "negate" or tense == "future":
+        return
+    if _child(v, "nsubjpass") is None and not elided:
+        _made_someone(w, v, tv)
         return
     subj = Subj(w.ctx.speaker, True, 0.8, True, None) if elided else w.subject(st)
     if subj is None or not subj.person:
@@ -345,6 +348,35 @@ def h_make(w, v, st, pol, tense, tv) -> None:
         if p.lower_ == "at" and po is not None and _is_name(po, w.ctx) and not w.is_time_tok(po):
             w.emit(subj, "employer", _name_text(po), v=v, pol="assert", tense="present", tv=tv,
                    value_toks=list(po.subtree), is_entity=True, rule="made_title_at", past_means_cease=False)
+
+
+def _made_someone(w, v, tv) -> None:
+    """ "they made me shift supervisor", "they're making me dispatcher": the one
+    made (the speaker for "me", a name for "they made Tom head of sales") holds
+    the title the words after them end in. "they made me coffee" names no job."""
+    toks = v.doc[v.i + 1:v.sent.end]
+    if len(toks) < 2:
+        return
+    p = toks[0]
+    if p.lower_ == "me":
+        subj = Subj(w.ctx.speaker, True, 0.8, True, None)
+    elif _is_name(p, w.ctx) and p.ent_type_ == "PERSON":
+        subj = Subj(_name_text(p), False, 0.8, False, p)
+    else:
+        return
+    run = []
+    for t in toks[1:]:
+        if t.pos_ not in ("NOUN", "PROPN", "ADJ") or w.is_time_tok(t):
+            break
+        run.append(t)
+    # a job word the small model tags ADJ ("making me dispatcher") is still a job
+    while run and not (is_job(w, run[-1]) or run[-1].lower_ in _JOBS):
+        run.pop()
+    run = [t for t in run if t.lower_ not in _DROP_ADJ]
+    if not run:
+        return
+    w.emit(subj, "job_title", _text(run).lower(), v=v, pol="assert", tense="present", tv=tv,
+           value_toks=run, rule="made_someone_title", past_means_cease=False)
 
 
 def h_accept(w, v, st, pol, tense, tv) -> None:
