@@ -869,6 +869,14 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
 
     if ROLES_AS_OF and explicit_valid and focus_ids:
         focus_ids += held_then(valid_at)
+    elif ROLES_AS_OF and by_role and focus_ids and (info.about_past or _PAST_TENSE.search(query)) \
+            and not (info.anchors or info.dates or info.order):
+        # "who was my boss at the pharma job?": whoever held the role, at any time, with
+        # the beliefs and turns of theirs that no longer hold shown as past
+        earlier = [i for i in recaller.role_holders(info.names, group_id, known_at) if i not in focus_ids]
+        if earlier:
+            focus_ids += earlier
+            info = replace(info, about_past=True)
     info = person_names_out(info, mem._store.entities_by_id(focus_ids) if focus_ids else [],
                             linked(mem._store, group_id))
     if VALUE_ASKS_ATTRIBUTE and focus_ids and info.terms and _STILL.search(query):
@@ -1565,6 +1573,9 @@ def _with_siblings(mem, scored: list, group_id: str, valid_at, known_at) -> list
 #: held it then, by the owner's relation fact valid then: the name a role
 #: resolves to otherwise is today's holder's.
 ROLES_AS_OF = True
+#: a question in the past tense ("who was my boss at ...?", "what did my coach say?"):
+#: asked by a role, everyone who held it is asked about (ROLES_AS_OF)
+_PAST_TENSE = re.compile(r"\b(?:was|were|did|had)\b", re.I)
 
 
 #: A held belief of the asked entity whose attribute the question names by

@@ -442,6 +442,10 @@ def _terms_of(text: str) -> tuple[str, ...]:
 #: ("dario and i are done" closed partner: Dario, so "how long was i with my
 #: ex?" asks of Dario and finds "my bf lol. 2 yrs in april").
 EX_PARTNER = True
+#: A role the memory knows by an alias ("Helen, my manager") and by its owner's
+#: relation fact is whoever the fact holds now ("my direct manager is a man
+#: called Gareth Rees" closed manager: Helen): the alias names the first holder.
+HOLDER_FIRST = True
 EX_OF = ("partner", "fiance", "spouse")
 
 
@@ -865,6 +869,13 @@ class Recaller:
         roles = {n for n in names if _people.split_role(n) is not None}
         if roles - {keys[k] for k in found}:
             found.update(self._by_relation(roles - {keys[k] for k in found}, group_id, keys, kin=kin))
+        if HOLDER_FIRST and roles & {keys[k] for k in found}:
+            # a role whose holder changed ("Helen, my manager" then "my direct manager is
+            # Gareth Rees"): the alias names the first holder, the owner's relation fact
+            # the one now
+            for k, i in self._by_relation(roles & {keys[k] for k in found}, group_id, keys, kin=kin).items():
+                for key in [x for x, n in keys.items() if n == keys[k] and x in found]:
+                    found[key] = i
         ids = list(dict.fromkeys(found.values()))
         exes = {r for r in roles if EX_PARTNER and _is_ex(_people.split_role(r)[1])} & {keys[k] for k in found}  # type: ignore[index]
         if exes:  # "my ex", known by that name too ("my ex texted me"), is also the partner that was
@@ -985,6 +996,22 @@ class Recaller:
             return []
         keys = {alias_key(group_id, n): n for n in roles}
         return list(dict.fromkeys(self._by_relation(roles, group_id, keys, at=(valid_at, known_at)).values()))
+
+    def role_holders(self, names, group_id: str, known_at) -> list[str]:
+        """Every entity that has held one of the roles among ``names``, as
+        known at ``known_at``: the values of the owner's relation facts at any
+        valid time ("who was my boss at the pharma job?": Helen, though
+        Gareth is now)."""
+        store, reg = self.mem._store, self.mem.registry
+        out: list[str] = []
+        for role in (n for n in names if _people.split_role(n) is not None):
+            owner, word = _people.split_role(role)  # type: ignore[misc]
+            owner_ids = self.resolve_names([owner], group_id) if owner else []
+            cls = _people.role_class(word)
+            attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
+            out += [f.object_id for f in store.facts_of(owner_ids, group_id=group_id, known_at=known_at)
+                    if owner_ids and f.attribute in attrs and f.object_id and f.object_id not in out]
+        return out
 
     def _by_relation(self, roles, group_id: str, keys: dict[str, str], at=None, *, kin: bool = True) -> dict[str, str]:
         """Role names found as the entity value of their owner's current

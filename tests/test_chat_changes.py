@@ -100,3 +100,19 @@ def test_a_role_said_as_someone_called_a_name(mem, said):
     assert cur(mem, "Imke", "manager") == ["Helen"]
     mem.add_episode(said, speaker="Imke", reference_time="2024-09-02")
     assert cur(mem, "Imke", "manager") == ["Ruth Okoro"]
+
+
+def test_a_role_whose_holder_changed_is_the_new_holder_now_and_both_in_the_past(mem):
+    """"Helen, my manager" made "my manager" an alias of Helen; when the
+    manager becomes Gareth Rees, "who is my boss?" is asked of Gareth (the
+    relation fact now, not the first alias), and "who was my boss at the
+    audit job?" of everyone who held the role, Helen shown as past."""
+    mem.add_episode("Helen, my manager, is stressed about the big audit at work.", speaker="Imke",
+                    reference_time="2024-01-10")
+    mem.add_episode("First day at the new place. My direct manager is a man called Gareth Rees, very calm.",
+                    speaker="Imke", reference_time="2024-09-02")
+    now = mem.context("who is my boss?", speaker="Imke")
+    assert not now.abstain and "Imke · manager: Gareth Rees" in now.text and "Helen" not in now.text
+    then = mem.context("Who was my boss at the audit job?", speaker="Imke")
+    assert not then.abstain and "manager: Helen" in then.text
+    assert "[past] Imke · manager: Helen" in then.text
