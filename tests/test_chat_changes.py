@@ -116,3 +116,25 @@ def test_a_role_whose_holder_changed_is_the_new_holder_now_and_both_in_the_past(
     then = mem.context("Who was my boss at the audit job?", speaker="Imke")
     assert not then.abstain and "manager: Helen" in then.text
     assert "[past] Imke · manager: Helen" in then.text
+
+
+@pytest.mark.parametrize("moved, attribute", [
+    ("The operation has been postponed. The clinic is short of staff, and the new date is 9 September.",
+     "operation_date"),
+    ("The operation got moved, new date is September 9.", "operation_date"),
+    ("my operation was rescheduled again. it's now on the 9th of september", "operation_date"),
+])
+def test_a_plan_said_moved_takes_the_turns_bare_new_date(mem, moved, attribute):
+    """A plan said moved with no date of its own, then "the new date is ..." or
+    "it's now on ..." in the same turn: the new date is the plan's, and the
+    old one ends."""
+    mem.add_episode("My operation is on 12 May.", speaker="Imke", reference_time="2024-03-01")
+    assert cur(mem, "Imke", attribute) == ["2024-05-12"]
+    mem.add_episode(moved, speaker="Imke", reference_time="2024-04-22")
+    assert cur(mem, "Imke", attribute) == ["2024-09-09"]
+
+
+def test_a_bare_new_date_with_no_moved_plan_stays_bare(mem):
+    mem.add_episode("My operation is on 12 May.", speaker="Imke", reference_time="2024-03-01")
+    mem.add_episode("The new date is 9 September.", speaker="Imke", reference_time="2024-04-22")
+    assert cur(mem, "Imke", "operation_date") == ["2024-05-12"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from .._timeexpr import word_number
-from .events import date_key
+from .events import date_key, moved_date
 from .lexicon import (_ATTR_NOUNS, _BAD_OBJECTS, _DIETS, _EMPLOYMENT, _EVALUATIVE, _FAN_NOUNS, _FEAR_ADJECTIVES,
                       _FIRST, _IDENTITY, _KEEN_ADJECTIVES, _MARITAL, _METRICS, _NAME_LABELS, _ORG_ROLES,
                       _PAST_MARKERS, _PETS, _PET_CANON, _SCHEDULED_ADJECTIVES, _SECOND, _STOP_HEADS)
@@ -339,6 +339,9 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
                         date_tok = o
                         break
     akey = date_key(w, h, key, acomp) if date_tok is not None else None
+    moved = False
+    if akey is not None:
+        akey, owner, moved = moved_date(w, akey, owner, v.sent)
     if date_tok is not None and akey is not None:
         direction = -1 if tense == "past" else 1
         tr = w.resolve_time_tok(date_tok, direction)
@@ -349,7 +352,7 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
                 val = tr.start.strftime("--%m-%d")
         vt = entry[0] if entry else {date_tok.i}
         w.emit(owner, akey, val, v=v, pol=pol, tense=tense, tv=tv, state=False, value_toks=[ctx.doc[i] for i in vt],
-                   rule="copular_date", conf=1.0)
+                   rule="copular_date", conf=1.0, change=moved)
         return
     # number value: "response time is now 250ms", "the budget is $5,000", "my age is 34"
     if val_tok is None:

@@ -98,6 +98,10 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
             if c.dep_ == "npadvmod" and w.is_time_tok(c) and lemma in ("be", "happen"):
                 date_tok = c
     if date_tok is None:
+        if lemma in _MOVING_VERBS and pol != "negate":
+            # "The operation has been postponed. ... the new date is 9 September": the
+            # turn's next bare date is this event's (:func:`moved_date`)
+            w.ctx.state["moved_event"] = (owner, akey)
         return False
     if lemma in ("end", "finish", "close"):
         akey = akey.replace("_date", "_end_date") if akey.endswith("_date") else akey
@@ -133,3 +137,59 @@ def named_event(w, v, st, pol, tense, tv) -> None:
             w.emit(subj, key, val, v=v, pol=pol, tense="present", tv=tv, state=False, value_toks=[ctx.doc[i] for i in entry[0]],
                        rule="named_event")
             return
+
+
+#: the date words a turn may give a plan it has just said moved ("the new date
+#: is 9 September", "new date: June 21")
+_BARE_DATES = frozenset({"date", "new_date", "day", "new_day"})
+
+
+def _moved_in(w, sent):
+    """A plan this sentence says moved, with no date of its own ("The wedding got
+    moved, new date is June 21"): (owner, date attribute), or None."""
+    for t in sent:
+        if t.pos_ != "VERB" or t.lemma_.lower() not in _MOVING_VERBS:
+            continue
+        h = _child(t, "nsubjpass") or _child(t, "dobj")
+        if h is None or h.pos_ not in ("NOUN", "PROPN") or (key := attr_key(h)) is None:
+            continue
+        akey = date_key(w, h, key, None)
+        owner = owner_of(h, w.ctx)[0] if akey is not None else None
+        if owner is not None:
+            return owner, akey
+    return None
+
+
+def moved_date(w, akey: str, owner, sent=None):
+    """The attribute and owner a date said bare ("the new date is ...") takes:
+    those of the plan the turn said moved without a date ("The operation has
+    been postponed.", in an earlier sentence or this one: ``sent``), else as
+    given. Third value: whether it moved."""
+    if akey not in _BARE_DATES:
+        return akey, owner, False
+    pending = w.ctx.state.pop("moved_event", None) or (_moved_in(w, sent) if sent is not None else None)
+    if pending is None:
+        return akey, owner, False
+    return pending[1], pending[0], True
+
+
+def it_moved_to(w, sent) -> None:
+    """ "my dentist appointment was rescheduled. it's now on the 3rd of march":
+    "it" with a date, after a plan the turn said moved without one, is that
+    plan's new date."""
+    pending = w.ctx.state.get("moved_event")
+    root = sent.root
+    if pending is None or root.lemma_.lower() != "be" or not any(
+            c.dep_ == "nsubj" and c.lower_ in ("it", "that", "this") for c in root.children):
+        return
+    date_tok = next((o for p in _children(root, "prep") if p.lower_ in ("on", "to", "for", "in")
+                     and (o := _child(p, "pobj")) is not None and w.is_time_tok(o)), None) or next(
+        (c for c in root.children if c.dep_ in ("attr", "npadvmod") and w.is_time_tok(c)), None)
+    if date_tok is None:
+        return
+    w.ctx.state.pop("moved_event", None)
+    tr = w.resolve_time_tok(date_tok, 1)
+    entry = w.time_of(date_tok)
+    val = tr.iso() if tr is not None else entry[2]
+    w.emit(pending[0], pending[1], val, v=root, pol="assert", tense="present", tv=root, state=False,
+           value_toks=[w.ctx.doc[i] for i in entry[0]], rule="it_moved_to", conf=0.9, change=True)
