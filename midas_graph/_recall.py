@@ -1060,15 +1060,17 @@ class Recaller:
             return query
         from spacy.lang.en.stop_words import STOP_WORDS
 
-        spots: dict[str, list[int]] = {}
+        spots: dict[str, list[tuple[int, int]]] = {}
         for m in re.finditer(r"[a-zà-ÿ][\w'’-]*", query):
             base = re.sub(r"['’]s$", "", m.group(0))
             if len(base) > 1 and base not in STOP_WORDS:
-                spots.setdefault(alias_key(group_id, base), []).append(m.start())
+                spots.setdefault(alias_key(group_id, base), []).append((m.start(), m.start() + len(base)))
         chars = list(query)
         for k in self._known_persons(spots, group_id):
-            for at in spots[k]:
-                chars[at] = chars[at].upper()
+            for start, end in spots[k]:
+                # each part: "mei-ling" -> "Mei-Ling" (a lower-case part after a hyphen is tagged a noun)
+                for j in [start, *(i + 1 for i in range(start, end - 1) if query[i] == "-")]:
+                    chars[j] = chars[j].upper()
         return "".join(chars)
 
     def _known_persons(self, keys, group_id: str) -> list[str]:

@@ -138,3 +138,15 @@ def test_a_bare_new_date_with_no_moved_plan_stays_bare(mem):
     mem.add_episode("My operation is on 12 May.", speaker="Imke", reference_time="2024-03-01")
     mem.add_episode("The new date is 9 September.", speaker="Imke", reference_time="2024-04-22")
     assert cur(mem, "Imke", "operation_date") == ["2024-05-12"]
+
+
+@pytest.mark.parametrize("said, moved", [
+    ("We are in Leeds! Everything is in boxes and the cat is hiding under the bed.", True),
+    ("finally we're in Leeds, the movers left at 6", True),
+    ("We're in Leeds! The hotel is lovely and the food is great.", False),
+    ("Are we in Leeds yet? Everything is in boxes.", False),
+])
+def test_being_in_a_place_on_moving_day_is_a_move(mem, said, moved):
+    mem.add_episode("I live in York.", speaker="Imke", reference_time="2024-01-10")
+    mem.add_episode(said, speaker="Imke", reference_time="2024-09-01")
+    assert cur(mem, "Imke", "lives_in") == (["Leeds"] if moved else ["York"])

@@ -532,3 +532,16 @@ def test_a_role_with_a_name_states_the_relation_its_word_names(mem):
     assert ("partner", "Javi") in now and ("partner", "Dario") not in now
     assert not any(a in ("bf", "mil") for a, _ in now) and ("mother_in_law", "Loretta") in now
     assert [f.value for f in mem.as_of("rosie", "partner", valid_at="2024-06-01")] == ["Dario"]
+
+
+def test_a_hyphenated_name_asked_in_lower_case_is_the_whole_name(mem):
+    """"what's mei-ling allergic to?": each part of a known hyphenated name
+    is capitalised for the tagger ("Mei-Ling"), so the question asks of
+    Mei-Ling, not of a "Mei" nobody is known as."""
+    mem.add_episode("hi!! i'm mei-ling but pls call me ling. product designer in toronto.", speaker="mlchen",
+                    reference_time="2024-01-02")
+    mem.add_episode("sent back the dessert because i'm allergic to kiwi, super awkward", speaker="mlchen",
+                    reference_time="2024-02-02")
+    assert mem._recaller().cased_question("what's mei-ling allergic to?", "default") == "what's Mei-Ling allergic to?"
+    c = mem.context("what's mei-ling allergic to?", speaker="assistant")
+    assert not c.abstain and "kiwi" in c.text

@@ -6,6 +6,7 @@ deadline moved to Friday" is handed to :mod:`.events`.
 
 from __future__ import annotations
 
+import re
 from itertools import islice
 
 from .casing import _english
@@ -275,3 +276,33 @@ def new_home(w, sent) -> None:
             w.emit(subj, "lives_in", val, v=v, pol="assert", tense="present", tv=v, value_toks=list(place.subtree),
                    is_entity=ent, conf=0.8, rule="new_home", past_means_cease=False, change=True)
         return
+
+
+_MOVING_DAY = re.compile(r"\b(?:" + "|".join(map(re.escape, LEX.ordered("location.moving_day_words"))) + r")\b", re.I)
+#: who is in the place: the speaker, or the speaker and theirs
+_WE = frozenset({"i", "we"})
+
+
+def moved_in(w, sent) -> None:
+    """ "We are in Bristol! Everything is in boxes", "finally in Leeds, the movers
+    left at 6": the speaker in a named place, in a turn that speaks of a move
+    done (``location.moving_day_words``), lives there now. Without such words
+    ("We're in Paris! The hotel is lovely") it is a trip, and nothing is read."""
+    ctx = w.ctx
+    if not _MOVING_DAY.search(w.doc.text) or sent.text.rstrip().endswith("?"):
+        return
+    for be in sent:
+        if be.lemma_.lower() != "be" or be.dep_ not in ("ROOT", "ccomp", "conj") \
+                or _verb_tense(be) not in ("present", "progressive") or _polarity(be) != "assert":
+            continue
+        st = subject_token(be)
+        if st is None or st.lower_ not in _WE:
+            continue
+        for p in _children(be, "prep"):
+            o = _child(p, "pobj")
+            ent = _ent_of(o) if o is not None else None
+            if p.lower_ == "in" and ent is not None and ent.label_ == "GPE" and _is_name(o, ctx):
+                w.emit(Subj(ctx.speaker, True, 0.8, True, None), "lives_in", _name_text(o), v=be, pol="assert",
+                       tense="present", tv=be, value_toks=list(o.subtree), is_entity=True, conf=0.8, rule="moved_in",
+                       past_means_cease=False, change=True)
+                return
