@@ -144,7 +144,7 @@ def named_event(w, v, st, pol, tense, tv) -> None:
 _BARE_DATES = frozenset({"date", "new_date", "day", "new_day"})
 
 
-def _moved_in(w, sent):
+def _moved_plan(w, sent):
     """A plan this sentence says moved, with no date of its own ("The wedding got
     moved, new date is June 21"): (owner, date attribute), or None."""
     for t in sent:
@@ -167,7 +167,7 @@ def moved_date(w, akey: str, owner, sent=None):
     given. Third value: whether it moved."""
     if akey not in _BARE_DATES:
         return akey, owner, False
-    pending = w.ctx.state.pop("moved_event", None) or (_moved_in(w, sent) if sent is not None else None)
+    pending = w.ctx.state.pop("moved_event", None) or (_moved_plan(w, sent) if sent is not None else None)
     if pending is None:
         return akey, owner, False
     return pending[1], pending[0], True

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS, _HABITUAL, _PRACTICE_VERBS
+from .lexicon import _ACTIVITIES, _BAD_OBJECTS, _DIETS, _HABITUAL, _PRACTICE_VERBS, LEX
 from .tokens import _child, _children, _conjuncts, _is_name, _name_text, _np_text, _value_of
 
 
@@ -234,12 +234,11 @@ def switch_after_stop(w, sent) -> None:
             switched_to(w, t, subject_token(t), "assert", "past", t)
 
 
-#: words that may open a sentence before "no more" / "back to" without naming who
-_OPENING = frozenset({"and", "so", "ok", "okay", "well", "yeah", "but", "now", "also", "right", "welp", "sadly",
-                      "officially", "then", "anyway", "ugh", "lol", "oh"})
-#: first-person words before "back to" that make the speaker the one going back
-_MY_BACK = frozenset({"i", "i'm", "im", "i've", "ive", "we", "we're", "were", "am", "'m", "'ve", "went", "gone",
-                      "going", "go", "been", "be", "'re", "are", "officially", "now", "just", "fully"})
+#: schema/extract/habits.toml: what may open a sentence before "no more" / "back to"
+#: without naming anyone else, and the first-person words before "back to"
+_OPENING = LEX.words("habits.sentence_openers")
+_MY_BACK = LEX.words("habits.back_to_first_person")
+_BACK_FILLERS = LEX.words("habits.back_to_fillers")
 
 
 def _opens(sent, i: int, allowed: frozenset[str]) -> bool:
@@ -280,7 +279,7 @@ def back_to(w, sent) -> None:
         if t.lower_ != "back" or toks[j + 1].lower_ != "to" or not _opens(sent, t.i, _OPENING | _MY_BACK):
             continue
         k = j + 2
-        if toks[k].lower_ in ("being", "eating", "a", "full", "fully", "strict", "strictly") and k + 1 < len(toks):
+        if toks[k].lower_ in _BACK_FILLERS and k + 1 < len(toks):
             k += 1
         a = toks[k]
         me = Subj(w.ctx.speaker, True, 0.9, True, None)
@@ -293,10 +292,9 @@ def back_to(w, sent) -> None:
         return
 
 
-#: "keto experiment over", "the vegan phase is done": words between a diet and its end
-_DIET_SPANS = frozenset({"experiment", "phase", "diet", "challenge", "thing", "trial", "month", "is", "'s", "was",
-                         "officially", "now", "so"})
-_OVER = frozenset({"over", "done", "finished", "ended"})
+#: "keto experiment over", "the vegan phase is done": words between a diet and its end, and the end
+_DIET_SPANS = LEX.words("habits.diet_end_between")
+_OVER = LEX.words("habits.diet_end_words")
 
 
 def diet_over(w, sent) -> None:
