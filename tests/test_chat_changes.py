@@ -162,3 +162,20 @@ def test_asked_what_someone_was_promoted_to_their_title_answers(mem):
         c = mem.context(q, speaker="Imke")
         assert not c.abstain and "operations manager" in c.text, q
     assert mem.context("what was I hired as?", speaker="Imke").abstain
+
+
+def test_an_age_said_in_words_is_an_age(mem):
+    """"Ella is seventeen", "I'm forty", "I'm seventy-two": an age said in
+    words is the age. Of "she" it is left alone (a
+    correction turn often misplaces the antecedent)."""
+    mem.add_episode("My granddaughter Ella is seventeen and my grandson Sam is twelve.", speaker="Imke",
+                    reference_time="2024-05-01")
+    mem.add_episode("I'm forty and tired.", speaker="Imke", reference_time="2024-05-02")
+    assert cur(mem, "Ella", "age") == ["17"] and cur(mem, "Imke", "age") == ["40"]
+    mem.add_episode("She is sixteen, I was wrong.", speaker="Imke", reference_time="2024-05-03")
+    assert cur(mem, "Ella", "age") == ["17"]
+    c = mem.context("how old is ella?", speaker="Imke")
+    assert not c.abstain and "17" in c.text
+    # a hyphenated number is three tokens: "two" alone is no age
+    mem.add_episode("I'm seventy-two, I live in Moncton.", speaker="Lorraine", reference_time="2024-05-04")
+    assert cur(mem, "Lorraine", "age") == ["72"]

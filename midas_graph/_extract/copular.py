@@ -91,6 +91,25 @@ def copular(w, v, st, pol, tense, tv) -> None:
         copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv)
 
 
+def _words_number(t) -> int | None:
+    """The number a word token says, with its hyphenated other half ("seventy-two"
+    is three tokens: "seventy", "-", "two"); None when it is not one."""
+    doc = t.doc
+    lo, hi = t.i, t.i
+    while lo >= 2 and doc[lo - 1].text == "-" and doc[lo - 2].is_alpha:
+        lo -= 2
+    while hi + 2 < len(doc) and doc[hi + 1].text == "-" and doc[hi + 2].is_alpha:
+        hi += 2
+    parts = [word_number(doc[i].lower_) for i in range(lo, hi + 1, 2)]
+    if any(p is None for p in parts):
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    if len(parts) == 2 and parts[0] >= 20 and parts[0] % 10 == 0 and 0 < parts[1] < 10:
+        return parts[0] + parts[1]
+    return None
+
+
 def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> None:
     """Copular clause about a person or named thing."""
     ctx = w.ctx
@@ -103,8 +122,13 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
         if det is not None and det.lower_ == "no" and pol == "assert":
             pol = "negate"  # "I'm no writer"
         num = _parse_number(attr) if attr.pos_ == "NUM" or attr.like_num else None
-        # "I'm 34"
-        if num is not None and subj.person and num[1] is None and 0 < num[0] < 125 and attr.text.isdigit() and tense != "past":
+        # "I'm 34"; "I'm seventy-two" (words: only of a name or "I", see _words_number)
+        if attr.pos_ == "NUM" and attr.is_alpha:
+            years = _words_number(attr) if (st is None or st.pos_ != "PRON" or st.lower_ == "i") \
+                and not any(c.dep_ == "prep" for c in attr.children) else None
+            num = (years, None) if years is not None else None
+        if num is not None and subj.person and num[1] is None and 0 < num[0] < 125 and tense != "past" and (
+                attr.text.isdigit() or attr.is_alpha and 1 < num[0]):
             w.emit(subj, "age", _fmt_num(num[0]), v=v, pol=pol, tense=tense, tv=tv, value_toks=[attr],
                        rule="copular_age", past_means_cease=False)
             return
@@ -183,6 +207,15 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
     if acomp is not None:
         a = acomp.lower_
         a_lem = acomp.lemma_.lower()
+        # "Ella is seventeen", "I'm forty": an age said in words (the parser makes it acomp); not
+        # of a third-person pronoun, whose antecedent a correction turn often misplaces
+        years = _words_number(acomp) if acomp.pos_ == "NUM" and acomp.is_alpha else None
+        if years is not None and 1 < years < 125 and subj.person and tense != "past" \
+                and (st is None or st.pos_ != "PRON" or st.lower_ in ("i", "me")) \
+                and not any(c.dep_ == "prep" for c in acomp.children):
+            w.emit(subj, "age", _fmt_num(years), v=v, pol=pol, tense=tense, tv=tv, value_toks=[acomp],
+                   rule="copular_age_words", past_means_cease=False)
+            return
         if a in _MARITAL and subj.person:
             w.emit(subj, "marital_status", _MARITAL[a], v=v, pol=pol, tense=tense, tv=tv, value_toks=[acomp], rule="copular_marital")
             for p in _children(acomp, "prep"):
