@@ -1002,23 +1002,29 @@ class Recaller:
         known at ``known_at``: the values of the owner's relation facts at any
         valid time ("who was my boss at the pharma job?": Helen, though
         Gareth is now)."""
-        store, reg = self.mem._store, self.mem.registry
         out: list[str] = []
         for role in (n for n in names if _people.split_role(n) is not None):
             owner, word = _people.split_role(role)  # type: ignore[misc]
             owner_ids = self.resolve_names([owner], group_id) if owner else []
-            cls = _people.role_class(word)
-            attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
-            out += [f.object_id for f in store.facts_of(owner_ids, group_id=group_id, known_at=known_at)
+            attrs = self._relation_attributes(word)
+            out += [f.object_id for f in self.mem._store.facts_of(owner_ids, group_id=group_id, known_at=known_at)
                     if owner_ids and f.attribute in attrs and f.object_id and f.object_id not in out]
         return out
+
+    def _relation_attributes(self, word: str) -> set[str]:
+        """The attributes of an owner's relation facts that a role word names:
+        the word as the registry keys it, and its class only for a word of no
+        gender ("my kid")."""
+        reg = self.mem.registry
+        cls = _people.role_class(word)
+        return {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
 
     def _by_relation(self, roles, group_id: str, keys: dict[str, str], at=None, *, kin: bool = True) -> dict[str, str]:
         """Role names found as the entity value of their owner's current
         relation fact ("my sister" -> "user · sister: Ana" -> Ana), or the one
         valid and known at ``at`` (valid_at, known_at), as alias key -> entity
         id (under one of the role's keys)."""
-        store, reg = self.mem._store, self.mem.registry
+        store = self.mem._store
         now = self.mem.now()
         valid_at, known_at = at if at is not None else (now, now)
         out: dict[str, str] = {}
@@ -1032,9 +1038,7 @@ class Recaller:
                 if ex is not None:
                     out[alias_key(group_id, role)] = ex
                 continue
-            cls = _people.role_class(word)
-            # the word as the registry keys it; its class only for a word of no gender ("my kid")
-            attrs = {reg.key(_people.fold(word))} | ({reg.key(cls[0])} if cls and not cls[1] else set())
+            attrs = self._relation_attributes(word)
             for f in store.facts_of(owner_ids, group_id=group_id, valid_at=valid_at, known_at=known_at):
                 if f.attribute in attrs and f.object_id:
                     out[alias_key(group_id, role)] = f.object_id

@@ -22,6 +22,11 @@ _hypothesis_settings.load_profile("midas")
 UTC = dt.timezone.utc
 
 
+def cur(mem, subject, attribute=None) -> list[str]:
+    """The values a subject holds now (of one attribute, or of all), sorted, as text."""
+    return sorted(str(f.value) for f in mem.current(subject, attribute))
+
+
 class StepClock:
     """A deterministic clock: each call returns the next instant."""
 

@@ -9,6 +9,7 @@ tests, not copied from the personas."""
 from __future__ import annotations
 
 import pytest
+from conftest import cur
 
 pytestmark = pytest.mark.engine
 
@@ -16,10 +17,6 @@ pytestmark = pytest.mark.engine
 @pytest.fixture
 def mem(models_mem):
     return models_mem
-
-
-def cur(mem, subject, attribute):
-    return sorted(str(f.value) for f in mem.current(subject, attribute))
 
 
 def test_a_day_named_event_slips_and_keeps_one_date(mem):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, StepClock, d
+from conftest import ENGINE, StepClock, d, cur as current
 
 from midas_graph import InvalidInputError, MidasError, Memory
 
@@ -13,10 +13,6 @@ pytestmark = pytest.mark.engine
 @pytest.fixture
 def mem(models_mem):
     return models_mem
-
-
-def current(mem, subject, attribute=None):
-    return sorted(str(f.value) for f in mem.current(subject, attribute))
 
 
 def test_episode_is_stored_verbatim_with_its_facts_and_entities(mem):

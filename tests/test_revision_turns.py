@@ -7,7 +7,7 @@ Sentences are written for these tests."""
 from __future__ import annotations
 
 import pytest
-from conftest import ENGINE, StepClock
+from conftest import ENGINE, StepClock, cur
 
 from midas_graph import Memory
 
@@ -17,10 +17,6 @@ pytestmark = pytest.mark.engine
 @pytest.fixture
 def mem(models_mem):
     return models_mem
-
-
-def cur(mem, subject, attribute):
-    return sorted(str(f.value) for f in mem.current(subject, attribute))
 
 
 def test_said_x_meant_y_retracts_x_and_leaves_the_title(mem):

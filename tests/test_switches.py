@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from conftest import cur
 
 from midas_graph._extract import extract
 
@@ -131,10 +132,6 @@ def test_commute_takes_a_measure(nlp):
 
 
 # -- end to end ------------------------------------------------------------
-
-
-def cur(mem, subject, attribute):
-    return sorted(str(f.value) for f in mem.current(subject, attribute))
 
 
 @pytest.mark.engine

@@ -110,6 +110,19 @@ def _words_number(t) -> int | None:
     return None
 
 
+def _age_in_words(t, st) -> int | None:
+    """The age a word number says as the complement of "be" ("Ella is
+    seventeen", "I'm seventy-two"), of a name or of "I" only (a third-person
+    pronoun's antecedent is often misplaced in the turn that corrects an age),
+    and not "one of"; None otherwise."""
+    if t.pos_ != "NUM" or not t.is_alpha or any(c.dep_ == "prep" for c in t.children):
+        return None
+    if st is not None and st.pos_ == "PRON" and st.lower_ not in ("i", "me"):
+        return None
+    years = _words_number(t)
+    return years if years is not None and 1 < years < 125 else None
+
+
 def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> None:
     """Copular clause about a person or named thing."""
     ctx = w.ctx
@@ -122,13 +135,12 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
         if det is not None and det.lower_ == "no" and pol == "assert":
             pol = "negate"  # "I'm no writer"
         num = _parse_number(attr) if attr.pos_ == "NUM" or attr.like_num else None
-        # "I'm 34"; "I'm seventy-two" (words: only of a name or "I", see _words_number)
+        # "I'm 34"; "I'm seventy-two" (:func:`_age_in_words`)
         if attr.pos_ == "NUM" and attr.is_alpha:
-            years = _words_number(attr) if (st is None or st.pos_ != "PRON" or st.lower_ == "i") \
-                and not any(c.dep_ == "prep" for c in attr.children) else None
+            years = _age_in_words(attr, st)
             num = (years, None) if years is not None else None
         if num is not None and subj.person and num[1] is None and 0 < num[0] < 125 and tense != "past" and (
-                attr.text.isdigit() or attr.is_alpha and 1 < num[0]):
+                attr.text.isdigit() or attr.is_alpha):
             w.emit(subj, "age", _fmt_num(num[0]), v=v, pol=pol, tense=tense, tv=tv, value_toks=[attr],
                        rule="copular_age", past_means_cease=False)
             return
@@ -207,12 +219,9 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
     if acomp is not None:
         a = acomp.lower_
         a_lem = acomp.lemma_.lower()
-        # "Ella is seventeen", "I'm forty": an age said in words (the parser makes it acomp); not
-        # of a third-person pronoun, whose antecedent a correction turn often misplaces
-        years = _words_number(acomp) if acomp.pos_ == "NUM" and acomp.is_alpha else None
-        if years is not None and 1 < years < 125 and subj.person and tense != "past" \
-                and (st is None or st.pos_ != "PRON" or st.lower_ in ("i", "me")) \
-                and not any(c.dep_ == "prep" for c in acomp.children):
+        # "Ella is seventeen", "I'm forty": the parser makes a word number acomp (:func:`_age_in_words`)
+        years = _age_in_words(acomp, st)
+        if years is not None and subj.person and tense != "past":
             w.emit(subj, "age", _fmt_num(years), v=v, pol=pol, tense=tense, tv=tv, value_toks=[acomp],
                    rule="copular_age_words", past_means_cease=False)
             return

@@ -21,6 +21,14 @@ def _is_place(t, ctx) -> bool:
 
 
 
+def date_value(w, tok, direction: int) -> tuple[str, list]:
+    """A time token's value (ISO when the resolver places it, else the
+    expression as written) and the tokens that say it."""
+    tr = w.resolve_time_tok(tok, direction)
+    entry = w.time_of(tok)
+    return (tr.iso() if tr is not None else entry[2]), [w.ctx.doc[i] for i in entry[0]]
+
+
 def date_key(w, h, key: str, acomp) -> str | None:
     low = h.lower_
     lem = h.lemma_.lower()
@@ -105,13 +113,11 @@ def event_change(w, v, st, pol, tense, tv, h=None) -> bool:
         return False
     if lemma in ("end", "finish", "close"):
         akey = akey.replace("_date", "_end_date") if akey.endswith("_date") else akey
-    tr = w.resolve_time_tok(date_tok, -1 if tense == "past" and lemma in ("happen", "be") else 1)
-    entry = w.time_of(date_tok)
-    val = tr.iso() if tr is not None else entry[2]
+    val, toks = date_value(w, date_tok, -1 if tense == "past" and lemma in ("happen", "be") else 1)
     # a plan that moved has one new time: the times it had before end ("moved to", "postponed to")
     moved = lemma in _MOVING_VERBS and date_tok.head.lower_ in ("to", "until", "till", "for")
     w.emit(owner, akey, val, v=v, pol="assert" if pol != "negate" else pol, tense="present", tv=tv, state=False,
-               value_toks=[ctx.doc[i] for i in entry[0]], rule="event_change", conf=1.0, change=moved)
+               value_toks=toks, rule="event_change", conf=1.0, change=moved)
     return True
 
 
@@ -131,10 +137,8 @@ def named_event(w, v, st, pol, tense, tv) -> None:
     for p in _children(v, "prep"):
         po = _child(p, "pobj")
         if po is not None and w.is_time_tok(po) and p.lower_ in ("on", "in", "at", "by"):
-            tr = w.resolve_time_tok(po, -1 if tense == "past" else 1)
-            entry = w.time_of(po)
-            val = tr.iso() if tr is not None else entry[2]
-            w.emit(subj, key, val, v=v, pol=pol, tense="present", tv=tv, state=False, value_toks=[ctx.doc[i] for i in entry[0]],
+            val, toks = date_value(w, po, -1 if tense == "past" else 1)
+            w.emit(subj, key, val, v=v, pol=pol, tense="present", tv=tv, state=False, value_toks=toks,
                        rule="named_event")
             return
 
@@ -188,8 +192,6 @@ def it_moved_to(w, sent) -> None:
     if date_tok is None:
         return
     w.ctx.state.pop("moved_event", None)
-    tr = w.resolve_time_tok(date_tok, 1)
-    entry = w.time_of(date_tok)
-    val = tr.iso() if tr is not None else entry[2]
+    val, toks = date_value(w, date_tok, 1)
     w.emit(pending[0], pending[1], val, v=root, pol="assert", tense="present", tv=root, state=False,
-           value_toks=[w.ctx.doc[i] for i in entry[0]], rule="it_moved_to", conf=0.9, change=True)
+           value_toks=toks, rule="it_moved_to", conf=0.9, change=True)
