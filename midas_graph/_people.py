@@ -52,6 +52,11 @@ PRONOUN_TURNS = 3
 #: been to Franklin before?" - "nope first time. hes a chef"), before the
 #: speaker's own earlier turns.
 QUESTION_PRONOUNS = True
+#: A pronoun's candidates include a name the group already knows as a person's,
+#: whatever the tagger labelled it this time ("Ella" tagged ORG in "I told you
+#: Ella was seventeen. She is sixteen", so "she" went to the last PERSON-tagged
+#: name, Julie, and Julie got Ella's corrected age).
+KNOWN_AS_PERSON = True
 
 # role word -> (class, gender: "f" | "m" | "", a person?)
 _ROLE_TABLE = """
@@ -128,6 +133,10 @@ _NAME_LABELS_NOT_PERSON = frozenset({"GPE", "LOC", "FAC", "DATE", "TIME", "MONEY
 _OPEN = frozenset({",", "—", "–", "-", "--", "(", ":"})
 _CLOSE = frozenset({",", "—", "–", "-", "--", ")", ".", "!", "?", ";", ":"})
 _YES = frozenset({"yes", "yeah", "yep", "yup", "ya", "yea", "correct", "right", "exactly", "indeed"})
+#: A short answer that says yes without the word: "He is, our youngest.",
+#: "she is!", "that's right", "sure is", "that's her" (not "he is not", "she's my cousin").
+_AFFIRM = re.compile(r"^\W*(?:(?:s?he|they)\s+(?:is|are|was)|that['’]?s\s+(?:right|correct|her|him|them|the one)"
+                     r"|sure\s+(?:is|was|are)|mhm+|uh[- ]huh|absolutely|definitely|of course)\s*(?:[,.!;:—–-]|$)", re.I)
 
 
 def fold(text: str) -> str:
@@ -474,12 +483,22 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
                 sp = _name_back(doc, j)
                 if sp is not None:
                     owner, start = _span_text(doc, *sp), sp[0]
+        if owner is None and start == i and THE_SPOUSE and end + 1 < n and doc[end].text in ("(", ",") and (
+                (j >= 0 and doc[j].lower_ == "the" and cls[0] in ("spouse", "partner"))
+                or ((j < 0 or doc[j].pos_ not in ("DET", "PRON")) and cls[0] in _KIN_NAME_CLASSES)):
+            owner, start = speaker, (j if j >= 0 and doc[j].lower_ == "the" else i)  # "the wife (Sarah)", "mum (Carol)"
         if owner is None and start == i and j >= 0 and doc[j].lower_ in ("a", "an", "the", "his", "her", "their", "its"):
             i = end
             continue
         out.append(_Role(start, i, end, owner, word, cls[2], cls[1]))
         i = end
     return out
+
+
+#: "the wife (Sarah)", "the hubby, Liam,", "mum (Carol)": a spouse said with
+#: "the", or a parent word said bare, followed by a name in apposition, is the
+#: speaker's and has that name.
+THE_SPOUSE = True
 
 
 def _name_back(doc, j: int) -> tuple[int, int] | None:
@@ -491,6 +510,33 @@ def _name_back(doc, j: int) -> tuple[int, int] | None:
     while a - 1 >= 0 and doc[a - 1].pos_ == "PROPN" and doc[a - 1].text[:1].isupper() == doc[k].text[:1].isupper():
         a -= 1
     return a, k + 1
+
+
+#: A lower-case word the parser makes the head of a possessed role ("my bf
+#: tomás got", "my sis priya is", "my roommate inês is": the role is its
+#: compound) is the role's name when the conversation already knows it as a
+#: person's or it is spelt like no English word (a letter with a diacritic).
+LOWER_NAME_AFTER_ROLE = True
+_LOANWORDS = frozenset("café cafés fiancé fiancée fiancés résumé naïve über déjà entrée protégé".split())
+
+
+def _lower_name_after_role(doc, r: "_Role", tracker: "Tracker", end: int) -> tuple[int, int] | None:
+    k = r.end
+    if k >= end or r.owner is None or not r.person:
+        return None
+    t = doc[k]
+    if not t.is_alpha or t.text[:1].isupper() or doc[r.head].dep_ != "compound" or doc[r.head].head.i != k \
+            or t.pos_ not in ("NOUN", "PROPN") or t.lower_ in _NOT_NAMES or t.is_stop or role_class(t.lower_):
+        return None
+    known = t.lower_ in tracker.persons
+    foreign = any(ord(c) > 127 for c in t.text) and t.lower_ not in _LOANWORDS
+    return (k, k + 1) if known or foreign else None
+
+
+def _describes(doc, a: int) -> bool:
+    """Whether the word at token a is a description, not a name: a job word
+    ("charge radiographer, my boss")."""
+    return doc[a].lower_ in LEX.words("work.jobs") or role_class(doc[a].lower_) is not None
 
 
 def _bounded_after(doc, k: int) -> bool:
@@ -639,6 +685,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                     k += 1
                 how = "copula"
             sp = _name_at(doc, k, lower_ok=True, end=n_end)
+            if sp is None and how == "apposition" and k == r.end and LOWER_NAME_AFTER_ROLE:
+                sp = _lower_name_after_role(doc, r, tracker, n_end)
             if sp is not None and _bounded_after(doc, sp[1]):
                 link(r, _span_text(doc, *sp), sent, how)
                 continue
@@ -651,6 +699,11 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             if _closed_role(doc, r) is None:
                 continue
             sp = _name_back_plain(doc, k, sent.start)
+            if sp is not None and opener == "," and _describes(doc, sp[0]):
+                # "greg (charge radiographer, my boss)": the name is before the parenthesis
+                paren = next((x for x in range(sp[0] - 1, max(sent.start, sp[0] - 5) - 1, -1)
+                              if doc[x].text == "("), None)
+                sp = _name_back_plain(doc, paren, sent.start) if paren is not None else None
             if sp is not None and not _after_greeting(doc, sp[0], sent.start):
                 link(r if r.owner is not None else role_name(speaker, r.word), _span_text(doc, *sp), sent,
                      "apposition")
@@ -706,7 +759,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                         link(more[0], asked_name, sent, "answer")
             elif said_role is not None:  # "the girlfriend", "me brother"
                 link(role_name(speaker, said_role), asked_name, first, "answer")
-            elif asked_role and first[0].lower_ in _YES and kind == "your":
+            elif asked_role and kind == "your" and (first[0].lower_ in _YES or _AFFIRM.match(first.text)):
                 link(role_name(speaker, asked_role), asked_name, first, "answer")
             else:  # "she's my sister", "he is my manager"
                 for r in roles:
@@ -736,7 +789,10 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     # "mom called. she got a new job": the speaker's mother
     persons.extend((t.i, role_name(speaker, t.lower_), (role_class(t.lower_) or ("", ""))[1]) for t in kin)
     for ent in doc.ents:
-        if ent.label_ == "PERSON" and fold(ent.text) not in (fold(speaker), fold(listener or "")):
+        # a person already known by this name is a person whatever the tagger says
+        # ("I told you Ella was seventeen. She is sixteen": Ella tagged ORG)
+        if (ent.label_ == "PERSON" or (KNOWN_AS_PERSON and ent.text.lower() in tracker.persons)) \
+                and fold(ent.text) not in (fold(speaker), fold(listener or "")):
             span = name_span(ent)  # "mtg w/ Lennart" -> "Lennart"
             nm = re.sub(r"['’]s$", "", span.text).strip()
             persons.append((span.start, nm, link_gender.get(fold(nm), "") or _role_gender(doc, span)))

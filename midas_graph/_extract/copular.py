@@ -112,12 +112,9 @@ def _words_number(t) -> int | None:
 
 def _age_in_words(t, st) -> int | None:
     """The age a word number says as the complement of "be" ("Ella is
-    seventeen", "I'm seventy-two"), of a name or of "I" only (a third-person
-    pronoun's antecedent is often misplaced in the turn that corrects an age),
-    and not "one of"; None otherwise."""
+    seventeen", "I'm seventy-two", "She is sixteen"), not "one of"; None
+    otherwise."""
     if t.pos_ != "NUM" or not t.is_alpha or any(c.dep_ == "prep" for c in t.children):
-        return None
-    if st is not None and st.pos_ == "PRON" and st.lower_ not in ("i", "me"):
         return None
     years = _words_number(t)
     return years if years is not None and 1 < years < 125 else None
