@@ -984,7 +984,8 @@ def _signature(doc) -> tuple[str, str] | None:
     Harold", "Love,\nHal", "- Hal"): a name with a capital at the very end,
     after a sign-off word (``people.sign_offs``) or a dash, opening its
     line or following a sentence's end."""
-    m = _SIGN_OFF.search(doc.text)
+    text = doc.text
+    m = _SIGN_OFF.search(text, max(0, len(text) - 160))  # it ends the message: no need to try every start
     if m is None or not m.group("name")[:1].isupper():
         return None
     span = doc.char_span(m.start("name"), m.end("name"), alignment_mode="expand")

@@ -2244,14 +2244,18 @@ def _bind_columns(columns: dict[str, list[Any]], index: str) -> tuple[str, dict[
 
 def _reusable(params: dict[str, Any]) -> bool:
     """Whether a prepared statement may be reused for these values: no
-    integers, floats or booleans anywhere (judged on the first list item)."""
-    def plain(v: Any) -> bool:
+    integers anywhere, no numbers in a list (judged on the first list item).
+    A float or a boolean on its own binds the same whatever its value (the
+    importance update of every turn: a prepare saved, ~1.5 ms)."""
+    def plain(v: Any, top: bool = True) -> bool:
         if v is None or isinstance(v, (str, _dt.datetime)):
             return True
+        if top and isinstance(v, (float, bool)):
+            return True
         if isinstance(v, list):
-            return not v or plain(v[0])
+            return not v or plain(v[0], False)
         if isinstance(v, dict):
-            return all(plain(x) for x in v.values())
+            return all(plain(x, False) for x in v.values())
         return False
 
     return all(plain(v) for v in params.values())

@@ -102,7 +102,7 @@ def _span_head(doc, start: int, end: int):
 def said_meant(w) -> dict[int, tuple]:
     """ "I said X but I meant Y" anywhere in the message: {Y's head token index: (X head, Y head)}."""
     out: dict[int, tuple] = {}
-    text = w.doc.text
+    text = w.text
     for pattern in _SAID_MEANT:
         for m in pattern.finditer(text):
             x = _span_head(w.doc, m.start("x"), m.end("x"))

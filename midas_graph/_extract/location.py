@@ -289,7 +289,7 @@ def moved_in(w, sent) -> None:
     done (``location.moving_day_words``), lives there now. Without such words
     ("We're in Paris! The hotel is lovely") it is a trip, and nothing is read."""
     ctx = w.ctx
-    if not _MOVING_DAY.search(w.doc.text) or sent.text.rstrip().endswith("?"):
+    if not _MOVING_DAY.search(w.text) or sent.text.rstrip().endswith("?"):
         return
     for be in sent:
         if be.lemma_.lower() != "be" or be.dep_ not in ("ROOT", "ccomp", "conj") \

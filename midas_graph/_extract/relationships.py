@@ -92,8 +92,9 @@ def _root(w, sent, m):
 def engaged(w, sent) -> None:
     """ "Terrence proposed to Keisha", "terrence & keisha got engaged", "I got
     engaged to Sam": each is the other's ``fiance``."""
+    text = sent.text  # a Span joins its tokens on every .text
     for pattern in _ENGAGED:
-        for m in pattern.finditer(sent.text):
+        for m in pattern.finditer(text):
             a, b = _party(w, sent, m, "a"), _party(w, sent, m, "b")
             if a is None or b is None or a.name == b.name:
                 continue
@@ -106,8 +107,9 @@ def engaged(w, sent) -> None:
 def couple(w, sent) -> None:
     """The sentence pattern (``verbs.sentence_patterns``)."""
     me = Subj(w.ctx.speaker, True, 0.9, True, None)
+    text = sent.text
     for pattern, says in _PATTERNS:
-        for m in pattern.finditer(sent.text):
+        for m in pattern.finditer(text):
             v = _root(w, sent, m)
             if says == "end_we":
                 w.emit(me, "partner", "", v=v, pol="cease", tense="present", tv=v, rule="couple_we_ended")

@@ -84,6 +84,7 @@ class Walker:
                  pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset(),
                  planned: tuple[str, ...] = ()):
         self.doc = doc
+        self.text = doc.text  # a Doc joins its tokens on every .text: families read this
         self.ctx = _Ctx(doc, speaker, listener, ref, pronouns, persons, planned)
         self.prompt = prompt  # the other speaker's previous turn (see answers.py)
 

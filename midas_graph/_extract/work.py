@@ -559,7 +559,7 @@ def offer_taken(w, sent) -> None:
     """ "Big news, the Sugar Creek Co-op offered me a job as a seed sales rep.
     I told them yes" -> the speaker's employer Sugar Creek Co-op and title
     seed sales rep; "I got an offer from Stripe as a PM. Said yes!" -> Stripe."""
-    if not OFFERS_TAKEN or not _YES.search(w.doc.text) or _UNDECIDED.search(w.doc.text):
+    if not OFFERS_TAKEN or not _YES.search(w.text) or _UNDECIDED.search(w.text):
         return
     me = Subj(w.ctx.speaker, True, 1.0, True, None)
     for t in sent:
