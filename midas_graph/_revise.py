@@ -341,7 +341,21 @@ def cessation_targets(current: Sequence[Fact], attribute: str, value: object) ->
         return pool
     probe = Fact(id="", group_id="", subject="", attribute=attribute, value=value, text="",
                  valid_from=_dt.datetime.min, valid_to=None, recorded_at=_dt.datetime.min, expired_at=None)
-    return [f for f in pool if same_value(f, probe) or _ends_with(f.value, value)]
+    return [f for f in pool if same_value(f, probe) or _ends_with(f.value, value)
+            or (attribute in BY_FIRST_WORDS and _starts_with(f.value, value))]
+
+
+#: Attributes whose values are called by their first words too: a car by its
+#: make ("sold the Skoda" ends "Skoda Octavia"), unlike an employer ("left Acme"
+#: does not end "Acme Labs").
+BY_FIRST_WORDS = frozenset({"car"})
+
+
+def _starts_with(held: object, said: object) -> bool:
+    if not isinstance(held, str) or not isinstance(said, str):
+        return False
+    h, s = _norm(held).split(), _norm(said).split()
+    return 0 < len(s) < len(h) and h[:len(s)] == s and len(" ".join(s)) >= 3
 
 
 def _ends_with(held: object, said: object) -> bool:

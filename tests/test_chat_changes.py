@@ -167,3 +167,43 @@ def test_an_age_said_in_words_is_an_age(mem):
     # a hyphenated number is three tokens: "two" alone is no age
     mem.add_episode("I'm seventy-two, I live in Moncton.", speaker="Lorraine", reference_time="2024-05-04")
     assert cur(mem, "Lorraine", "age") == ["72"]
+
+
+@pytest.mark.parametrize("said, cars", [
+    ("I sold the Skoda.", []),                                   # a car called by its make
+    ("I sold my car.", []),                                      # the car held, whichever it was
+    ("finally sold the Skoda", []),                              # no subject, as chat says it
+    ("sold the Skoda and bought a Honda Jazz.", ["Honda Jazz"]),
+    ("traded the Skoda in for a Honda Jazz", ["Honda Jazz"]),
+    ("I just bought a Honda Jazz", ["Honda Jazz", "Skoda Octavia"]),  # a second car: both held
+    ("my sister sold her car", ["Skoda Octavia"]),               # hers, not the speaker's
+])
+def test_selling_a_car_ends_it(mem, said, cars):
+    mem.add_episode("I drive a Skoda Octavia.", speaker="Dennis", reference_time="2024-01-10")
+    mem.add_episode(said, speaker="Dennis", reference_time="2024-05-01")
+    assert cur(mem, "Dennis", "car") == cars
+
+
+@pytest.mark.parametrize("said", ["I got a new job at Stripe", "got a new job at Stripe", "got a job at Stripe!"])
+def test_a_new_job_at_a_capitalised_name(mem, said):
+    mem.add_episode("I work at Acme.", speaker="Dennis", reference_time="2024-01-10")
+    mem.add_episode(said, speaker="Dennis", reference_time="2024-05-01")
+    assert cur(mem, "Dennis", "employer") == ["Stripe"]
+
+
+@pytest.mark.parametrize("asked, answer, rent", [
+    ("What's your rent now?", "550", ["550"]),
+    ("An elevator, finally! Same rent?", "550 each but worth it", ["550"]),
+    ("How much is the rent at the new place?", "€550", ["550"]),
+    ("What's your rent now?", "it's 550 now", ["550"]),
+    ("What's the plan for today?", "3pm meeting then gym", ["480"]),  # a plan is no number
+    ("Where do you live now?", "it's complicated", ["480"]),
+])
+def test_a_number_answers_the_thing_the_question_names(mem, asked, answer, rent):
+    """The other speaker's question names the thing ("rent"); a number said
+    back is its value now and ends the number held before."""
+    mem.add_episode("my rent is 480", speaker="bia", reference_time="2024-01-10")
+    mem.add_episode(asked, speaker="assistant", reference_time="2024-05-01T10:00:00")
+    mem.add_episode(answer, speaker="bia", reference_time="2024-05-01T10:01:00")
+    assert cur(mem, "bia", "rent") == rent
+    assert cur(mem, "bia", "lives_in") == []

@@ -31,6 +31,7 @@ _SLOTS = [
     {**slot, "re": re.compile(slot["question"], re.I)} for slot in LEX.raw("answers.slot")
 ]
 _CONFIRMATIONS = LEX.words("answers.confirmations")
+_NUMBER_SLOTS_NOT = LEX.words("answers.number_slots_not")
 _CONFIRM_QUESTION = re.compile(LEX.raw("answers.confirmation_questions"), re.I)
 _QUESTION = re.compile(r"[^.!?\n]*\?+")
 _NOT_A_VALUE = frozenset("""yes yeah yep ya yup no nope nah ok okay sure maybe idk dunno lol haha hmm well um uh oh
@@ -82,6 +83,20 @@ def _segment(sent) -> list:
             break
         out.append(t)
     return out
+
+
+def _after_it_is(seg) -> list:
+    """ "it's 550 now", "that's €820": the words after an opening "it/that is"
+    (which says nothing of its own) when they open with a number or a name
+    ("it's complicated" answers nothing), or nothing."""
+    rest = []
+    if len(seg) > 2 and seg[0].lower_ in ("it", "that") and seg[1].lemma_ == "be":
+        rest = seg[2:]
+    elif len(seg) > 1 and seg[0].lower_ in ("its", "thats"):
+        rest = seg[1:]
+    if rest and (rest[0].like_num or rest[0].is_currency or (rest[0].pos_ == "PROPN" and rest[0].text[:1].isupper())):
+        return rest
+    return []
 
 
 def _name_span(seg, labels=None):
@@ -153,6 +168,8 @@ def answer(w, sent, prompt: str) -> bool:
         return False  # "Thanks!", "Yes."
     ctx = w.ctx
     seg = _segment(sent)
+    if seg and not _is_fragment(seg):
+        seg = _after_it_is(seg)  # "it's 550 now": what "it" is, is the answer
     if not seg or not _is_fragment(seg):
         return False
     me = Subj(ctx.speaker, True, 0.9, True, None)
@@ -179,6 +196,12 @@ def answer(w, sent, prompt: str) -> bool:
                 return False
         if attribute == "favorite":
             attribute = "favorite_" + "_".join(m.group("what").split())
+        change = False
+        if attribute == "asked":  # "What's your rent now?" / "550": the thing the question names
+            attribute = m.group("what").lower()
+            if attribute in _NUMBER_SLOTS_NOT or attribute in _NOT_A_VALUE or len(attribute) < 3:
+                continue
+            change = True  # the number it is now: another number held for it ends
         value = toks = since = None
         is_entity = False
         if kind == "place":
@@ -231,7 +254,7 @@ def answer(w, sent, prompt: str) -> bool:
         try:
             w.emit(subj, attribute, value, v=sent.root, pol="assert", tense="present", tv=sent.root,
                    value_toks=toks or [], is_entity=is_entity, conf=0.9, rule=f"answer_{attribute}",
-                   past_means_cease=False, valid_from=since)
+                   past_means_cease=False, valid_from=since, change=change)
         finally:
             ctx.sent_text = saved
         return len(ctx.claims) > before

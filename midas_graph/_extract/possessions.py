@@ -39,8 +39,9 @@ def vehicle(o) -> str | None:
     folded = words.casefold()
     if not any(f" {n} " in f" {folded} " for n in _VEHICLE_NAMES):  # a make or model among its words
         return None
-    if o.lemma_.lower() not in _VEHICLE_NOUNS and o.pos_ == "NOUN" and folded.split()[-1] not in _VEHICLE_NAMES:
-        return None  # "a Tesla charger"
+    if o.lemma_.lower() not in _VEHICLE_NOUNS and o.pos_ == "NOUN" and folded.split()[-1] not in _VEHICLE_NAMES \
+            and not o.text[:1].isupper():
+        return None  # "a Tesla charger"; not "a Honda Jazz" (a model's name the tagger calls a noun)
     return words
 
 
@@ -170,6 +171,12 @@ def h_sell(w, v, st, pol, tense, tv) -> None:
     if o is not None and car_claim(w, subj, o, v, "cease", tv, rule="sell_car"):
         return  # "we sold the Outback"
     if o is None or poss_owner(o, w.ctx) is None and _child(o, "det") is None:
+        return
+    if o.lemma_.lower() in _VEHICLE_NOUNS and (poss_owner(o, w.ctx) is not None or (
+            _child(o, "det") is not None and _child(o, "det").lower_ == "the")):
+        # "I sold my car", "we sold the van": the car held, whichever it was
+        w.emit(subj, "car", "", v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
+               rule="sell_car", past_means_cease=False, conf=0.9)
         return
     lem = o.lemma_.lower()
     if lem in _POSSESSIONS:

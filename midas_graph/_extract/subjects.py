@@ -141,6 +141,8 @@ def subject_token(v):
             s = _child(h, "nsubj", "nsubjpass")
             if s is not None:
                 return s
+            if _dropped_subject(h):  # "sold the Skoda and bought a Honda Jazz": the dropped "I" of both
+                return _Implicit(h)
         else:
             break
     return None

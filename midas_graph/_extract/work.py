@@ -78,6 +78,13 @@ def employer_from(w, t):
     return None
 
 
+def _capitalised_inside(t) -> bool:
+    """A word with a capital that does not open its sentence and has no article:
+    a name, whatever the tagger made of it ("a new job at Stripe": NOUN)."""
+    return t.text[:1].isupper() and t.text[1:2].islower() and t.i != t.sent.start and t.is_alpha \
+        and _child(t, "det") is None and t.pos_ in ("NOUN", "PROPN", "ADJ")
+
+
 def job_noun(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
     """Employer and title around a job noun: "a job at X as Y", "the head of maths job at X",
     "the Globex residency"."""
@@ -102,7 +109,8 @@ def job_noun(w, subj, o, v, pol, tense, tv, *, rule: str) -> None:
         if po is None or w.is_time_tok(po):
             continue
         det = _child(po, "det")
-        if p.lower_ in ("at", "with", "for") and (_is_name(po, ctx) or det is not None and det.lower_ in ("a", "an")) \
+        if p.lower_ in ("at", "with", "for") and (_is_name(po, ctx) or _capitalised_inside(po) or det is not None
+                                                   and det.lower_ in ("a", "an")) \
                 and po.lower_ not in _BAD_OBJECTS:
             val, ent = _value_of(po, ctx)
             w.emit(subj, "employer", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(po.subtree), is_entity=ent,
