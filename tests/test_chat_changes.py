@@ -207,3 +207,17 @@ def test_a_number_answers_the_thing_the_question_names(mem, asked, answer, rent)
     mem.add_episode(answer, speaker="bia", reference_time="2024-05-01T10:01:00")
     assert cur(mem, "bia", "rent") == rent
     assert cur(mem, "bia", "lives_in") == []
+
+
+@pytest.mark.parametrize("asked, answer, subject, attribute, value", [
+    ("Who's Bríd?", "charge nurse on the unit. lovely woman, hopeless at rotas", "Bríd", "job_title", "charge nurse"),
+    ("Who's Bruno?", "our alsatian. 4 yrs. thinks he's a person", "ada", "has_dog", "Bruno"),
+    ("Who's Bruno?", "a neighbour's alsatian", "ada", "has_dog", None),  # not the speaker's: nothing
+])
+def test_a_who_answer_that_describes(mem, asked, answer, subject, attribute, value):
+    """"Who's Bríd?" / "charge nurse on the unit": a job said back is the
+    named person's; "our alsatian": the named one is the speaker's dog."""
+    mem.add_episode(f"{asked.split()[-1].rstrip('?')} was here today", speaker="ada", reference_time="2024-05-01T09:00:00")
+    mem.add_episode(asked, speaker="assistant", reference_time="2024-05-01T10:00:00")
+    mem.add_episode(answer, speaker="ada", reference_time="2024-05-01T10:01:00")
+    assert cur(mem, subject, attribute) == ([value] if value else [])
