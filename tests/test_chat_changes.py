@@ -8,6 +8,8 @@ tests, not copied from the personas."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from conftest import cur
 
@@ -221,3 +223,17 @@ def test_a_who_answer_that_describes(mem, asked, answer, subject, attribute, val
     mem.add_episode(asked, speaker="assistant", reference_time="2024-05-01T10:00:00")
     mem.add_episode(answer, speaker="ada", reference_time="2024-05-01T10:01:00")
     assert cur(mem, subject, attribute) == ([value] if value else [])
+
+
+@pytest.mark.parametrize("said, start", [
+    ("I am joining Acme as COO from July 1.", "2024-07-01"),   # an arrangement: this July, not last
+    ("Emeka is joining Acme as COO in July.", "2024-07-01"),
+    ("I have worked at Acme since July 1.", "2023-07-01"),     # since: behind
+    ("I worked at Acme from July 1 to August 3.", "2023-07-01"),
+    ("we are moving to Leeds in april", "2024-04-01"),         # a progressive: the nearer April
+])
+def test_a_bare_date_lies_where_the_verb_says(said, start):
+    from midas_graph._extract import extract
+
+    ex = extract(said, speaker="ada", reference_time=dt.datetime(2024, 5, 1, tzinfo=dt.timezone.utc))
+    assert ex.claims and {c.valid_from.date().isoformat() for c in ex.claims} == {start}

@@ -174,10 +174,9 @@ def h_sell(w, v, st, pol, tense, tv) -> None:
         return
     if o.lemma_.lower() in _VEHICLE_NOUNS and (poss_owner(o, w.ctx) is not None or (
             _child(o, "det") is not None and _child(o, "det").lower_ == "the")):
-        # "I sold my car", "we sold the van": the car held, whichever it was
+        # "I sold my car", "we sold the van": the car held, whichever it was (and "has: car" below)
         w.emit(subj, "car", "", v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
                rule="sell_car", past_means_cease=False, conf=0.9)
-        return
     lem = o.lemma_.lower()
     if lem in _POSSESSIONS:
         w.emit(subj, "has", _np_text(o), v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree), rule="sell", conf=0.9)

@@ -142,6 +142,18 @@ def own_qualifiers(w, v, value_toks: set) -> list[tuple[Any, str, dict | None, s
     return out
 
 
+def _start_direction(prep: str, tense: str, direction: int) -> int:
+    """Where a bare date lies: "since July 1" before now; "from July 1" before
+    now too, unless the verb says it is ahead ("I'm joining Acme as COO from
+    July 1", said in May: this July, not last; a future verb: the next one,
+    a progressive one: the nearer)."""
+    if prep == "since" or (prep == "from" and tense not in ("future", "progressive")):
+        return -1
+    if prep == "from":
+        return 1 if tense == "future" else (direction if direction > 0 else 0)
+    return direction
+
+
 def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: str | None = None,
                direction: int | None = None) -> tuple[_dt.datetime | None, _dt.datetime | None, str]:
     """(valid_from, valid_to, polarity) for predicate v.
@@ -156,7 +168,10 @@ def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: 
     if not quals:
         return None, None, polarity
     if direction is None:
-        direction = -1 if tense in ("past", "perfect") else (1 if tense == "future" else -1 if state else 0)
+        # a progressive with a date is an arrangement, ahead or just behind ("Emeka is joining
+        # Acme in July", said in May: this July): the nearer one
+        direction = -1 if tense in ("past", "perfect") else (
+            1 if tense == "future" else 0 if tense == "progressive" else -1 if state else 0)
     vf = vt = None
     start_ref = end_ref = None
     point = None
@@ -177,7 +192,7 @@ def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: 
                 start_ref = a
                 end_ref = ("until" if re.search(r"\buntil|till\b", text) else "to", b)
                 continue
-        tr = w.resolve_time_tok(root, -1 if prep in ("since", "from") else direction, text)
+        tr = w.resolve_time_tok(root, _start_direction(prep, tense, direction), text)
         if tr is None:
             continue
         if prep in ("since", "from"):
