@@ -1149,6 +1149,11 @@ _SENT = re.compile(r"(?<=[.!?])\s+")
 _SEGMENT = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:because|but|and|so|which|while|although|though)\b)\s*", re.I)
 _ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b", re.I)
 _THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
+#: a sentence that speaks of somebody: a person pronoun, a first person, a capitalised word inside it
+_SOMEBODY = re.compile(r"\b(?:[Ii]|[Ii]'m|[Ii]m|[Mm]e|[Mm]y|[Ww]e|[Oo]ur|[Uu]s|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Tt]hey|[Hh]is|[Hh]er"
+                       r"|[Tt]heir|[Hh]im|[Tt]hem)\b|(?<=\w )[A-Z][a-z]+")
+#: ``about`` carries a person through sentences that speak of nobody.
+ABOUT_THROUGH_NEUTRAL = True
 
 
 def about(text: str, names) -> str:
@@ -1176,5 +1181,7 @@ def about(text: str, names) -> str:
             out.append(" ".join(keep))
             carry = True
         else:
-            carry = False
+            # "my boyfriend!! sorry. 4 years together in november. he teaches PE": a sentence
+            # that speaks of nobody keeps the person in view for the pronoun after it
+            carry = carry and ABOUT_THROUGH_NEUTRAL and not _SOMEBODY.search(sent)
     return " ".join(x for x in out if x)

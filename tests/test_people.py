@@ -493,6 +493,11 @@ def test_about_keeps_what_a_turn_says_of_someone():
     # the sentence that names her, its parts about the speaker left out
     assert about("My father had surgery. He is fine, says my mother.", ["user's mother"]) == "He is fine says my mother."
     assert about("Nothing about them here.", ["Odette"]) == ""
+    # a sentence that speaks of nobody keeps her in view for the pronoun after it; one about
+    # the speaker (or anyone) does not
+    assert about("my boyfriend!! sorry. 4 years in november. he teaches PE", ["u1's boyfriend"]) == \
+        "my boyfriend!! he teaches PE"
+    assert about("Odette called. I love my job. She runs it", ["Odette"]) == "Odette called."
 
 
 # -- kin known through others ----------------------------------------------------------
