@@ -237,3 +237,17 @@ def test_a_bare_date_lies_where_the_verb_says(said, start):
 
     ex = extract(said, speaker="ada", reference_time=dt.datetime(2024, 5, 1, tzinfo=dt.timezone.utc))
     assert ex.claims and {c.valid_from.date().isoformat() for c in ex.claims} == {start}
+
+
+@pytest.mark.parametrize("said, claims", [
+    ("Ella turns seventeen on December 9th.", {("age", "17", "2024-12-09"), ("birthday", "--12-09", None)}),
+    ("Ella turns 17 on December 9.", {("age", "17", "2024-12-09"), ("birthday", "--12-09", None)}),
+    ("Ella turned 17 on December 9.", {("age", "17", "2023-12-09"), ("birthday", "--12-09", None)}),
+    ("I turned vegetarian", {("diet", "vegetarian", None)}),  # a change of state that holds, not one that ended
+])
+def test_turning_an_age_or_a_diet(said, claims):
+    from midas_graph._extract import extract
+
+    ex = extract(said, speaker="Ella", reference_time=dt.datetime(2024, 5, 1, tzinfo=dt.timezone.utc))
+    assert {(c.attribute, str(c.value), c.valid_from and c.valid_from.date().isoformat()) for c in ex.claims
+            if c.polarity == "assert"} == claims

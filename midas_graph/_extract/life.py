@@ -56,12 +56,14 @@ def h_turn(w, v, st, pol, tense, tv) -> None:
     subj = w.subject(st)
     if subj is None or not subj.person:
         return
-    o = _child(v, "dobj", "attr", "oprd")
+    o = _child(v, "dobj", "attr", "oprd", "acomp")  # "turns 17", "turns seventeen" (acomp)
     if o is not None and o.like_num:
         n = word_number(o.text)
         if n is not None and 0 < n < 125:
+            # "Ella turns 17 on December 9", said in May: from this December 9, not last
+            ahead = 1 if tense in ("present", "future", "progressive") else None
             w.emit(subj, "age", _fmt_num(n), v=v, pol="assert", tense="present", tv=tv, value_toks=[o], rule="turned_age",
-                       past_means_cease=False)
+                   past_means_cease=False, direction=ahead)
             turned_on(w, v, subj, pol, tense, tv)
 
 

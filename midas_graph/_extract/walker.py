@@ -310,8 +310,10 @@ class Walker:
         tense = _verb_tense(time_verb if time_verb is not None else v)
         if force_polarity == "cease" or force_tense is not None:
             tense = force_tense or "present"
-        if lemma in ("become", "marry") and tense in ("past", "perfect"):
-            tense = "present"  # a change of state that still holds
+        if (lemma in ("become", "marry") or (lemma == "turn" and _child(v, "acomp") is not None
+                                             and not _child(v, "acomp").like_num)) \
+                and tense in ("past", "perfect"):
+            tense = "present"  # a change of state that still holds ("I turned vegetarian")
         if st is not None and subj_tok is None:
             others = [c for c in st.children if c.dep_ == "conj" and c.pos_ in ("PROPN", "PRON", "NOUN")
                       and not any(n.dep_ == "neg" for n in c.children)]
@@ -323,7 +325,9 @@ class Walker:
     def dispatch(self, v, st, lemma: str, pol: str, tense: str, time_verb) -> None:
         ctx = self.ctx
         args = dict(v=v, st=st, pol=pol, tense=tense, tv=time_verb or v)
-        if lemma == "be" or (lemma in ("become", "remain", "stay", "turn", "get") and _child(v, "attr", "acomp") is not None and lemma != "get") \
+        turned_age = lemma == "turn" and any(c.dep_ in ("attr", "acomp") and c.like_num for c in v.children)
+        if lemma == "be" or (lemma in ("become", "remain", "stay", "turn", "get") and _child(v, "attr", "acomp") is not None
+                             and lemma != "get" and not turned_age) \
                 or (lemma == "get" and _child(v, "acomp") is not None and _child(v, "acomp").lower_ in _MARITAL):
             copular(self, **args)
             return
