@@ -57,6 +57,9 @@ QUESTION_PRONOUNS = True
 #: Ella was seventeen. She is sixteen", so "she" went to the last PERSON-tagged
 #: name, Julie, and Julie got Ella's corrected age).
 KNOWN_AS_PERSON = True
+#: "Sofia's son was born. His name is Elias": a role a pronoun stands for is
+#: named by "his/her name is X".
+NAME_OF_PRONOUN = True
 
 # role word -> (class, gender: "f" | "m" | "", a person?)
 _ROLE_TABLE = """
@@ -825,6 +828,14 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             cand = next((nm for nm, pg in reversed(history) if pg in ("", g)), None)
         if cand is not None:
             out.pronouns[t.i] = cand
+    if NAME_OF_PRONOUN:
+        # "Sofia's son was born at 03:40. His name is Elias": the role the pronoun stands for is named
+        for t in doc:
+            if t.lower_ in ("his", "her") and t.i in out.pronouns and split_role(out.pronouns[t.i]) is not None \
+                    and t.i + 3 < len(doc) and doc[t.i + 1].lower_ == "name" and doc[t.i + 2].lower_ in ("is", "'s", "’s"):
+                sp = _name_at(doc, t.i + 3, lower_ok=True)
+                if sp is not None and _bounded_after(doc, sp[1]):
+                    link(out.pronouns[t.i], _span_text(doc, *sp), t.sent, "named")
     if NICKNAMES:
         out.nicknames.extend(_nicknames(doc, out.pronouns))
     turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])

@@ -112,6 +112,16 @@ def test_a_lower_case_name_after_a_role_once_known_as_a_person(spacy_nlp):
     assert roles(p) == set()
 
 
+@pytest.mark.parametrize("chat, link", [
+    ([("u1", "Sofia's son was born at 03:40. Both are well. His name is Elias, and he is tiny.")], ("Sofia's son", "Elias")),
+    ([("u1", "My new manager started today. Her name is Ruth.")], ("u1's manager", "Ruth")),
+    ([("u1", "Met a guy at the gym. His name is Dev.")], None),  # no role to name
+])
+def test_his_or_her_name_names_the_role_the_pronoun_stands_for(spacy_nlp, chat, link):
+    got = roles(people_of(spacy_nlp, chat)[-1])
+    assert (link in got) if link else got == set()
+
+
 def test_a_vocative_before_a_role_is_not_the_role(spacy_nlp):
     [p] = people_of(spacy_nlp, [("u1", "Hey Lotte, my sister got a new job.")])
     assert not any(n == "Lotte" for _, n in roles(p))
