@@ -504,6 +504,13 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
 THE_SPOUSE = True
 
 
+def _plural_role(word: str) -> bool:
+    """ "siblings", "kids", "parents": a role of several people (one name names none of them)."""
+    low = word.lower()
+    return low.endswith("s") and role_class(low) is not None and role_class(low[:-1]) is not None or low in (
+        "kids", "children", "parents", "siblings", "grandkids", "grandchildren", "twins", "folks")
+
+
 def _name_back(doc, j: int) -> tuple[int, int] | None:
     """The name right before a possessive "'s" at token j."""
     k = j - 1
@@ -832,6 +839,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         # "Sofia's son was born at 03:40. His name is Elias": the role the pronoun stands for is named
         for t in doc:
             if t.lower_ in ("his", "her") and t.i in out.pronouns and split_role(out.pronouns[t.i]) is not None \
+                    and not _plural_role(split_role(out.pronouns[t.i])[1]) \
                     and t.i + 3 < len(doc) and doc[t.i + 1].lower_ == "name" and doc[t.i + 2].lower_ in ("is", "'s", "’s"):
                 sp = _name_at(doc, t.i + 3, lower_ok=True)
                 if sp is not None and _bounded_after(doc, sp[1]):

@@ -116,6 +116,7 @@ def test_a_lower_case_name_after_a_role_once_known_as_a_person(spacy_nlp):
     ([("u1", "Sofia's son was born at 03:40. Both are well. His name is Elias, and he is tiny.")], ("Sofia's son", "Elias")),
     ([("u1", "My new manager started today. Her name is Ruth.")], ("u1's manager", "Ruth")),
     ([("u1", "Met a guy at the gym. His name is Dev.")], None),  # no role to name
+    ([("u1", "John's siblings came over. That's right, his name is Ned.")], None),  # several: not one name
 ])
 def test_his_or_her_name_names_the_role_the_pronoun_stands_for(spacy_nlp, chat, link):
     got = roles(people_of(spacy_nlp, chat)[-1])
