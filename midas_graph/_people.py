@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
 from ._extract.tokens import in_law, name_span
-from ._extract.lexicon import LEX
+from ._extract.lexicon import _JOBS, LEX
 
 #: Previous turns of the same speaker a pronoun may reach back to.
 PRONOUN_TURNS = 3
@@ -505,10 +505,11 @@ THE_SPOUSE = True
 
 
 def _plural_role(word: str) -> bool:
-    """ "siblings", "kids", "parents": a role of several people (one name names none of them)."""
+    """ "siblings", "kids", "parents": a role of several people (one name names none of them):
+    a role word that is another role word with an "s", or an irregular plural."""
     low = word.lower()
     return low.endswith("s") and role_class(low) is not None and role_class(low[:-1]) is not None or low in (
-        "kids", "children", "parents", "siblings", "grandkids", "grandchildren", "twins", "folks")
+        "children", "grandchildren", "folks")
 
 
 def _name_back(doc, j: int) -> tuple[int, int] | None:
@@ -546,7 +547,7 @@ def _lower_name_after_role(doc, r: "_Role", tracker: "Tracker", end: int) -> tup
 def _describes(doc, a: int) -> bool:
     """Whether the word at token a is a description, not a name: a job word
     ("charge radiographer, my boss")."""
-    return doc[a].lower_ in LEX.words("work.jobs") or role_class(doc[a].lower_) is not None
+    return doc[a].lower_ in _JOBS or role_class(doc[a].lower_) is not None
 
 
 def _bounded_after(doc, k: int) -> bool:
@@ -838,8 +839,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     if NAME_OF_PRONOUN:
         # "Sofia's son was born at 03:40. His name is Elias": the role the pronoun stands for is named
         for t in doc:
-            if t.lower_ in ("his", "her") and t.i in out.pronouns and split_role(out.pronouns[t.i]) is not None \
-                    and not _plural_role(split_role(out.pronouns[t.i])[1]) \
+            role = split_role(out.pronouns[t.i]) if t.lower_ in ("his", "her") and t.i in out.pronouns else None
+            if role is not None and not _plural_role(role[1]) \
                     and t.i + 3 < len(doc) and doc[t.i + 1].lower_ == "name" and doc[t.i + 2].lower_ in ("is", "'s", "’s"):
                 sp = _name_at(doc, t.i + 3, lower_ok=True)
                 if sp is not None and _bounded_after(doc, sp[1]):
@@ -1169,8 +1170,8 @@ _SEGMENT = re.compile(r"\s*(?:[,;:—–]|\s-\s|\b(?:because|but|and|so|which|wh
 _ME = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|myself)\b", re.I)
 _THIRD = re.compile(r"^\W*(?:he|she|they|his|her|their|him|them)\b", re.I)
 #: a sentence that speaks of somebody: a person pronoun, a first person, a capitalised word inside it
-_SOMEBODY = re.compile(r"\b(?:[Ii]|[Ii]'m|[Ii]m|[Mm]e|[Mm]y|[Ww]e|[Oo]ur|[Uu]s|[Yy]ou|[Yy]our|[Hh]e|[Ss]he|[Tt]hey|[Hh]is|[Hh]er"
-                       r"|[Tt]heir|[Hh]im|[Tt]hem)\b|(?<=\w )[A-Z][a-z]+")
+_SOMEBODY = re.compile(r"\b(?i:i|i'm|im|me|my|we|our|us|you|your|he|she|they|his|her|their|him|them)\b"
+                       r"|(?<=\w )[A-Z][a-z]+")
 #: ``about`` carries a person through sentences that speak of nobody.
 ABOUT_THROUGH_NEUTRAL = True
 

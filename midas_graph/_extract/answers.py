@@ -158,7 +158,7 @@ def _relation_answer(seg):
     return None
 
 
-def _described(w, seg, name: str):
+def _described(w, seg, name: str, me: Subj):
     """A who-question's answer that describes rather than relates: a job
     ("charge nurse on the unit", "driver. don't ask") is the named person's
     job_title; a pet word of the speaker's ("our alsatian") makes the named
@@ -171,7 +171,7 @@ def _described(w, seg, name: str):
         poss = _child(h, "poss")
         if poss is None or poss.lower_ not in _FIRST:
             return None
-        return (Subj(w.ctx.speaker, True, 0.9, True, None), f"has_{_PET_CANON.get(low, low)}", name, [h], True)
+        return (me, f"has_{_PET_CANON.get(low, low)}", name, [h], True)
     if is_job(w, h) and _child(h, "poss") is None:
         return (Subj(name, False, 0.9, True, None), "job_title", job_title(w, h), [h], False)
     return None
@@ -264,7 +264,7 @@ def answer(w, sent, prompt: str) -> bool:
             if got is not None:
                 attribute, toks = got
                 value, is_entity = m.group("name"), True
-            elif about == "named" and (said := _described(w, seg, m.group("name"))) is not None:
+            elif about == "named" and (said := _described(w, seg, m.group("name"), me)) is not None:
                 # "Who's Bríd?" / "charge nurse on the unit": what she does; "Who's Bruno?" / "our alsatian"
                 subj, attribute, value, toks, is_entity = said
         if value in (None, "") or str(value).lower() in _NOT_A_VALUE:

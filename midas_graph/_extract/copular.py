@@ -110,7 +110,7 @@ def _words_number(t) -> int | None:
     return None
 
 
-def _age_in_words(t, st) -> int | None:
+def _age_in_words(t) -> int | None:
     """The age a word number says as the complement of "be" ("Ella is
     seventeen", "I'm seventy-two", "She is sixteen"), not "one of"; None
     otherwise."""
@@ -134,7 +134,7 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
         num = _parse_number(attr) if attr.pos_ == "NUM" or attr.like_num else None
         # "I'm 34"; "I'm seventy-two" (:func:`_age_in_words`)
         if attr.pos_ == "NUM" and attr.is_alpha:
-            years = _age_in_words(attr, st)
+            years = _age_in_words(attr)
             num = (years, None) if years is not None else None
         if num is not None and subj.person and num[1] is None and 0 < num[0] < 125 and tense != "past" and (
                 attr.text.isdigit() or attr.is_alpha):
@@ -217,7 +217,7 @@ def copular_entity(w, subj: Subj, v, st, attr, acomp, preps, pol, tense, tv) -> 
         a = acomp.lower_
         a_lem = acomp.lemma_.lower()
         # "Ella is seventeen", "I'm forty": the parser makes a word number acomp (:func:`_age_in_words`)
-        years = _age_in_words(acomp, st)
+        years = _age_in_words(acomp)
         if years is not None and subj.person and tense != "past":
             w.emit(subj, "age", _fmt_num(years), v=v, pol=pol, tense=tense, tv=tv, value_toks=[acomp],
                    rule="copular_age_words", past_means_cease=False)

@@ -170,10 +170,10 @@ def h_sell(w, v, st, pol, tense, tv) -> None:
     o = _child(v, "dobj")
     if o is not None and car_claim(w, subj, o, v, "cease", tv, rule="sell_car"):
         return  # "we sold the Outback"
-    if o is None or poss_owner(o, w.ctx) is None and _child(o, "det") is None:
+    owner, det = (poss_owner(o, w.ctx), _child(o, "det")) if o is not None else (None, None)
+    if o is None or owner is None and det is None:
         return
-    if o.lemma_.lower() in _VEHICLE_NOUNS and (poss_owner(o, w.ctx) is not None or (
-            _child(o, "det") is not None and _child(o, "det").lower_ == "the")):
+    if o.lemma_.lower() in _VEHICLE_NOUNS and (owner is not None or det.lower_ == "the"):
         # "I sold my car", "we sold the van": the car held, whichever it was (and "has: car" below)
         w.emit(subj, "car", "", v=v, pol="cease", tense="present", tv=tv, value_toks=list(o.subtree),
                rule="sell_car", past_means_cease=False, conf=0.9)

@@ -310,8 +310,8 @@ class Walker:
         tense = _verb_tense(time_verb if time_verb is not None else v)
         if force_polarity == "cease" or force_tense is not None:
             tense = force_tense or "present"
-        if (lemma in ("become", "marry") or (lemma == "turn" and _child(v, "acomp") is not None
-                                             and not _child(v, "acomp").like_num)) \
+        acomp = _child(v, "acomp") if lemma == "turn" else None
+        if (lemma in ("become", "marry") or (acomp is not None and not acomp.like_num)) \
                 and tense in ("past", "perfect"):
             tense = "present"  # a change of state that still holds ("I turned vegetarian")
         if st is not None and subj_tok is None:
