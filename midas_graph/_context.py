@@ -232,6 +232,25 @@ WHO_IS = True
 SELF_TOPIC: float | None = 0.25
 #: at most this many of the asker's turns (recall's first) are weighed so
 SELF_CANDIDATES = 8
+#: Asked about someone who never speaks by a role the memory knows them by
+#: (an alias, a relation fact or kin; never a name guessed by similarity),
+#: with no line that shares or is near the asked words: among the turns that
+#: tell of them (recall's first ROLE_CANDIDATES), the one whose words, their
+#: names and role left out, are nearest the asked words grounds the question
+#: when that cosine is at least this. The teller rarely says the asked word:
+#: "where is my brother going to university?" after "kevin (my little bro) got
+#: into waterloo for engineering" (0.44). Not when an asked word is itself a
+#: role ("my sister's husband": a relation of theirs nobody told), nor for a
+#: person asked by name (that answered wrong-person traps, see SELF_TOPIC),
+#: a dated question or one that abstains on what others said. Chosen on the
+#: development personas and t4-t9 (round 13, docs/assistant_eval.md): with no
+#: cosine floor 19 answers right that abstained and 3 should-abstain questions
+#: answered ("what does my dad do?", father known, job never said: 0.09-0.13);
+#: at 0.14, 13 and none. A known cost: one turn of small talk may be near
+#: enough ("My brother Nico flies in on Friday." for "what does my brother
+#: do?", 0.20). None: off.
+ROLE_GROUNDS: float | None = 0.14
+ROLE_CANDIDATES = 8
 #: A question that names its time ("in March 2024", "last spring", "before
 #: we moved to Bristol", "when I worked at Dell", "used to", "originally")
 #: is answered as of that time (_asked.place): the beliefs that held then
@@ -1233,8 +1252,27 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             h, c = own_turns[j][0], float(sims[j])
             if c >= SELF_TOPIC and _has_answer_kind(query, own_turns[j][1], focus_names):
                 grounded, grounding, self_topic = True, h, round(c, 3)
+    role_told = None
+    if ROLE_GROUNDS is not None and not grounded and not unsaid and not dated and asked is None and silent and by_role \
+            and info.terms and len(info.names) == 1 and _people.split_role(info.names[0]) is not None \
+            and not any(_people.role_class(t) for t in info.terms):
+        # asked by a role known for sure (no name guessed by similarity): the turn telling of
+        # them whose words (their names left out) are nearest the asked words, if near enough
+        roles = {parts[1] for n in known_spellings if (parts := _people.split_role(n))}
+        strip = re.compile(r"\b(?:" + "|".join([*(re.escape(n) for n in known_spellings), *(
+            rf"(?:my|our) (?:\w+ )?{re.escape(r)}" for r in roles)]) + r")(?:['’]s)?\b", re.I)
+        told = [(h, t) for h in hits if h.kind == "episode" and h.id not in cold_ids and (t := about_only(h))
+                and (t := strip.sub(" ", " ".join(_own_sentences(t)[0])).strip())][:ROLE_CANDIDATES]
+        if told and recaller.resolve_names(info.names, group_id, guess=False):
+            vs = mem._embedder().embed([t for _, t in told])
+            sims = (vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)) @ (
+                term_vec / max(float(np.linalg.norm(term_vec)), 1e-9))
+            j = int(np.argmax(sims))
+            if sims[j] >= ROLE_GROUNDS:
+                grounded, grounding, role_told = True, told[j][0], round(float(sims[j]), 3)
     if trace is not None:
-        trace.append({"decision": True, "self_topic": self_topic, "names": info.names, "terms": info.terms, "nouns": info.nouns,
+        trace.append({"decision": True, "self_topic": self_topic, "role_told": role_told, "names": info.names,
+                      "terms": info.terms, "nouns": info.nouns,
                       "given": info.given, "focus_ids": len(focus_ids), "best_any": round(best_any, 3),
                       "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
                       "unsaid": unsaid, "grounded": grounded})

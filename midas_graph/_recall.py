@@ -852,13 +852,15 @@ class Recaller:
                            ep.reference_time, {"cold": True}))
         return out
 
-    def resolve_names(self, names, group_id: str, *, kin: bool = True) -> list[str]:
+    def resolve_names(self, names, group_id: str, *, kin: bool = True, guess: bool = True) -> list[str]:
         """Entity ids of the names a question uses, each with every entity it
         is one with (``_entities.cluster``: "Sarah" and "user's wife" after
         "my wife Sarah"). A role name ("user's wife") is found by its name
         keys (as written and by its class, "user's spouse"), else as the
         value of its owner's current relation fact ("user · spouse: Sarah"),
-        else (``kin``) through others (:meth:`_by_kin`);
+        else (``kin``) through others (:meth:`_by_kin`); a name none of
+        these find is, with ``guess``, the entity whose name is nearest in
+        meaning (``EntityIndex.similar``);
         :meth:`unknown_roles` says which roles found nobody."""
         store = self.mem._store
         keys: dict[str, str] = {}
@@ -928,7 +930,7 @@ class Recaller:
                     missing.remove(n)
                 if (i := next(iter(found_ids))) not in ids:
                     ids.append(i)
-        if missing:
+        if missing and guess:
             ingest = self.mem._episodes()
             vecs = self.mem._embedder().embed(missing)
             for n, v in zip(missing, vecs):

@@ -924,10 +924,15 @@ def test_who_is_a_known_person_is_answered_by_any_statement_about_them():
         assert mem.context("Who is Zed?", speaker="Ana").abstain
 
 
-def test_an_abstention_speaks_of_people_as_the_asker_would():
+def test_an_abstention_speaks_of_people_as_the_asker_would(monkeypatch):
     """The asker's own roles are "your brother", never the stored role name
     ("Teo's brother"); "what does X do?" is said back as such, not as the
-    words it is matched by (job, work)."""
+    words it is matched by (job, work). (How an abstention is worded: with
+    ROLE_GROUNDS, "My brother Nico flies in on Friday." is near enough to
+    "what does my brother do?" to ground it, a known cost of that rule.)"""
+    import midas_graph._context as context_mod
+
+    monkeypatch.setattr(context_mod, "ROLE_GROUNDS", None)
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         for t in ["Hi, I'm Teo.", "My brother Nico flies in on Friday.", "I work at Dell as a support engineer."]:
             mem.add_episode(t, speaker="Teo")
@@ -1309,6 +1314,7 @@ def test_praise_names_no_job(monkeypatch):
         ctx = mem.context("what does my husband do?", speaker="Mei")
         assert not ctx.abstain and "Halcrow" in ctx.text, ctx.reason
         monkeypatch.setattr(context_mod, "PRAISE_JOB", False)
+        monkeypatch.setattr(context_mod, "ROLE_GROUNDS", None)  # a turn telling of him would ground it
         assert mem.context("what does my husband do?", speaker="Mei").abstain
 
 
@@ -1457,6 +1463,30 @@ def test_a_belief_of_what_someone_is_called_is_a_line_only_when_a_name_is_asked(
         monkeypatch.setattr(context_mod, "ONLY_ASKED_NAMES", False)
         ctx = mem.context("where does Ling work?", speaker="mlchen")
         assert any(i.fact is not None and i.fact.attribute == "name" for i in ctx.items)
+
+
+def test_a_turn_telling_of_a_known_role_grounds_a_question_in_other_words(monkeypatch):
+    """ROLE_GROUNDS: asked by a role the memory knows someone by, a turn that
+    tells of them grounds the question though it never says the asked word
+    ("university"), when its words are near enough the asked ones; not when
+    the asked word is a relation of theirs nobody told ("my sister's
+    husband"), nor for a role nobody is known by."""
+    import midas_graph._context as context_mod
+
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        for t in ["kevin (my little bro) got into waterloo for engineering!!! he's moving there in sept",
+                  "my sister Mei is visiting from Taipei next week",
+                  "work has been brutal this week, two deadlines"]:
+            mem.add_episode(t, speaker="Ling")
+        ctx = mem.context("where is my brother going to university?", speaker="Ling")
+        assert not ctx.abstain and "waterloo" in ctx.text.lower(), ctx.reason
+        assert ctx.reason.startswith("grounded by")
+        assert mem.context("what's my sister's husband called?", speaker="Ling").abstain
+        assert mem.context("where does my cousin study?", speaker="Ling").abstain
+        # a turn whose words are far from the asked ones grounds nothing
+        assert mem.context("what's my sister's favorite color?", speaker="Ling").abstain
+        monkeypatch.setattr(context_mod, "ROLE_GROUNDS", None)
+        assert mem.context("where is my brother going to university?", speaker="Ling").abstain
 
 
 def test_the_askers_own_turn_most_like_the_question_grounds_it(monkeypatch):
