@@ -220,10 +220,45 @@ def kin_through(word: str) -> list[tuple[str, str]]:
     return [(step, f"{cls[0]}-in-law") for step in ("spouse", "partner", "fiance")]
 
 
+#: A partner word is also found as the one whose parent is the owner's
+#: parent-in-law ("nia's mom lol. my MIL." : Nia is my wife, partner or fiancée).
+KIN_BELOW = True
+_PARTNERS = ("spouse", "partner", "fiance")
+
+
+def kin_below(word: str) -> list[tuple[str, str]]:
+    """The other way round from :data:`KIN_PATHS`'s first step, where it
+    names one person: asked "my wife", the (in-law, step) pairs whose
+    holder's ``step`` is the owner's in-law ("mother-in-law", "mother"):
+    whoever's mother my mother-in-law is, is my spouse. Only for the
+    partner words (one person, whom the in-law words reach through); "my
+    son" is not read from "X's child is my grandchild" (X may be a
+    daughter)."""
+    cls = role_class(word)
+    if not KIN_BELOW or cls is None or cls[0] not in _PARTNERS:
+        return []
+    return [(f"{parent}-in-law", parent) for parent in ("mother", "father")]
+
+
+def told_gender(texts, names) -> str:
+    """The gender the pronouns tell of a person in what is said of them
+    (:func:`about`: the sentences naming them and the pronoun-led ones after):
+    "f" or "m" when only one kind is used ("nia got an offer ... she took it"),
+    else ""."""
+    said = set()
+    for text in texts:
+        for w in re.findall(r"[a-z]+", about(text, names).lower()):
+            if w in _FEMALE_PRON:
+                said.add("f")
+            elif w in _MALE_PRON:
+                said.add("m")
+    return next(iter(said)) if len(said) == 1 else ""
+
+
 def has_kin(word: str) -> bool:
     """Whether a role word names kin others can reach (:func:`kin_paths`,
-    :func:`kin_through`)."""
-    return bool(kin_paths(word) or kin_through(word))
+    :func:`kin_through`, :func:`kin_below`)."""
+    return bool(kin_paths(word) or kin_through(word) or kin_below(word))
 
 
 def role_name(owner: str, word: str) -> str:

@@ -985,9 +985,31 @@ class Recaller:
                     step_class = _people.role_class(step)[0]  # type: ignore[index]
                     found += [i for parts in as_roles if parts and _people.role_class(parts[1])[0] == step_class
                               for i in self._role_ids(f"{parts[0]}'s {target}", group_id)]
+            gender = _people.gender_of(role)
+            for in_law, step in _people.kin_below(word) if role not in through_only else ():
+                # "Marcus's mother-in-law" is Loretta, who is "nia's mom": Nia is Marcus's wife
+                step_class = _people.role_class(step)[0]  # type: ignore[index]
+                as_roles = [_people.split_role(r) for r in self._person_names(
+                    self._role_ids(f"{owner}'s {in_law}", group_id), group_id)[1]]
+                holders = {parts[0] for parts in as_roles if parts and parts[0] != owner
+                           and _people.role_class(parts[1])[0] == step_class}  # type: ignore[index]
+                found += [i for i in self.mem._store.lookup_names(
+                    [alias_key(group_id, h) for h in holders]).values()
+                          if not gender or self._genders(i, group_id) <= {gender, ""}]
             if found:
                 out[role] = list(dict.fromkeys(found))
         return out
+
+    def _genders(self, entity_id: str, group_id: str) -> set[str]:
+        """The genders the roles of an entity tell ("f", "m"; both when they
+        disagree), else the one the pronouns said of it tell
+        (``_people.told_gender``), or {""} when none does."""
+        names, roles = self._person_names([entity_id], group_id)
+        told = {g for r in roles if (g := _people.gender_of(r))}
+        if told or not names:
+            return told or {""}
+        spelled = re.compile(r"\b(?:" + "|".join(re.escape(n) for n in names) + r")\b", re.I)
+        return {_people.told_gender([t for t in self.index(group_id).texts if t and spelled.search(t)], names)}
 
     def roles_at(self, names, group_id: str, valid_at, known_at) -> list[str]:
         """The entities that held the roles among ``names`` at ``valid_at`` as

@@ -539,6 +539,27 @@ def test_kin_known_only_through_others_is_found_through_them(mem, monkeypatch):
     assert mem.context("When is my mother-in-law's knee surgery?", speaker="Marcus").abstain
 
 
+def test_a_partner_is_found_as_the_child_of_an_in_law(mem, monkeypatch):
+    """"nia's mom lol. my MIL.": whoever's mother my mother-in-law is, is my
+    wife (KIN_BELOW), though nobody ever said "my wife"; not my husband when
+    what is said of Nia calls her "she" (``_people.told_gender``)."""
+    import midas_graph._people as people_mod
+
+    for speaker, text in [("Marcus", "Loretta is coming to stay w us after her knee replacement april 9."),
+                          ("assistant", "Who's Loretta?"),
+                          ("Marcus", "nia's mom lol. my MIL. she lives down in Macon."),
+                          ("Marcus", "nia got an offer from Piedmont Atlanta!! associate chief of trauma surgery. she's deciding"),
+                          ("Marcus", "she took it!!! starts at piedmont sept 9")]:
+        mem.add_episode(text, speaker=speaker)
+    ctx = mem.context("when does my wife start at the new hospital", speaker="Marcus")
+    assert not ctx.abstain and "sept 9" in ctx.text, ctx.reason
+    assert mem.context("what's my husband's job?", speaker="Marcus").reason == "Nothing is known about your husband."
+    assert people_mod.told_gender(["nia got an offer. she's deciding", "nia's mom called"], ["nia"]) == "f"
+    assert people_mod.told_gender(["nia called. She is fine", "nia got home, he said"], ["nia"]) == ""
+    monkeypatch.setattr(people_mod, "KIN_BELOW", False)
+    assert mem.context("when does my wife start at the new hospital", speaker="Marcus").abstain
+
+
 def test_an_in_law_is_not_the_parent_and_a_role_before_a_name_is_not_the_name(mem):
     """"My mother-in-law just moved to Macon" says where the mother-in-law
     lives, not the speaker's mother; "my sister-in-law's husband is a pilot"
