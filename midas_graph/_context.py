@@ -1261,7 +1261,14 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         roles = {parts[1] for n in known_spellings if (parts := _people.split_role(n))}
         strip = re.compile(r"\b(?:" + "|".join([*(re.escape(n) for n in known_spellings), *(
             rf"(?:my|our) (?:\w+ )?{re.escape(r)}" for r in roles)]) + r")(?:['’]s)?\b", re.I)
+        # "my parents" is the speaker's: a turn tells of "Deborah's parents" when Deborah says it
+        # or it mentions them (Jolene's "my parents got me a console" is not Deborah's)
+        owner_ids = recaller.resolve_names([_people.split_role(info.names[0])[0]], group_id, guess=False)
+        owner_keys = {alias_key(group_id, n) for e in mem._store.entities_by_id(owner_ids) if owner_ids
+                      for n in (e.name, *e.aliases)}
         told = [(h, t) for h in hits if h.kind == "episode" and h.id not in cold_ids and (t := about_only(h))
+                and (alias_key(group_id, h.episode.speaker) in owner_keys
+                     or any(h.episode.id in s for s in mention_sets.values()))
                 and (t := strip.sub(" ", " ".join(_own_sentences(t)[0])).strip())][:ROLE_CANDIDATES]
         if told and recaller.resolve_names(info.names, group_id, guess=False):
             vs = mem._embedder().embed([t for _, t in told])
