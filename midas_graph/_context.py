@@ -1118,6 +1118,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     # the turns dropped as stale still show what the asked entity spoke of (STALE_GROUNDS)
     ground_only = {h.id for h in dropped} if STALE_GROUNDS else set()
     anchors: list[tuple[float, Hit, bool]] = []
+    shared_off: list[Hit] = []  # turns not about the asked entity that share an asked word (ROLE_GROUNDS)
     # forgotten turns count in what grounds a question as they did when hot, but give no line
     cold = recaller.cold_turns(query, group_id=group_id, known_at=known_at) if COLD_TURNS and focus_ids else []
     cold_ids = {h.id for h in cold}
@@ -1134,6 +1135,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             past = period not in ("now", "then and now")
         words = item_words(h)
         on, cov = about_focus(h), covers(h, words)
+        if cov == 2 and not on and h.kind == "episode":
+            shared_off.append(h)
         # only a turn about the asked entity can ground by naming something
         named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
         named = cov == 2 and h.fact is not None and on and (
@@ -1270,7 +1273,13 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 and (alias_key(group_id, h.episode.speaker) in owner_keys
                      or any(h.episode.id in s for s in mention_sets.values()))
                 and (t := strip.sub(" ", " ".join(_own_sentences(t)[0])).strip())][:ROLE_CANDIDATES]
-        if told and recaller.resolve_names(info.names, group_id, guess=False):
+        # ... and ranks above a turn that says the asked words of another's same role (Jo's "my
+        # parents got me my first game console!", asked "When did Ling's parents give her one?")
+        same_role = re.compile(rf"\b(?:my|our) (?:\w+ )?{re.escape(_people.split_role(info.names[0])[1])}\b", re.I)
+        rival = max((h.score for h in shared_off if alias_key(group_id, h.episode.speaker) not in owner_keys
+                     and same_role.search(h.text)), default=0.0)
+        if told and max(h.score for h, _ in told) > rival \
+                and recaller.resolve_names(info.names, group_id, guess=False):
             vs = mem._embedder().embed([t for _, t in told])
             sims = (vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)) @ (
                 term_vec / max(float(np.linalg.norm(term_vec)), 1e-9))

@@ -1485,6 +1485,10 @@ def test_a_turn_telling_of_a_known_role_grounds_a_question_in_other_words(monkey
         assert mem.context("where does my cousin study?", speaker="Ling").abstain
         # a turn whose words are far from the asked ones grounds nothing
         assert mem.context("what's my sister's favorite color?", speaker="Ling").abstain
+        # "my parents" is its speaker's: Jo's turn tells nothing of Ling's parents
+        mem.add_episode("my parents live in Taipei", speaker="Ling")
+        mem.add_episode("when I was ten my parents got me my first game console!", speaker="Jo")
+        assert mem.context("When did Ling's parents give her a game console?", speaker="Jo").abstain
         monkeypatch.setattr(context_mod, "ROLE_GROUNDS", None)
         assert mem.context("where is my brother going to university?", speaker="Ling").abstain
 
