@@ -1234,6 +1234,11 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
         # statement they made (or, if they never speak, that names them), answers
         grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
+        if names_asked and by_role and not any(
+                _people.role_class(n) is None for n in recaller._person_names(focus_ids, group_id)[0]):
+            # "what's my aunt's name?" of someone known only by a kin word ("then she goes to
+            # see tia in madrid"): the word is no name
+            grounded = False
     self_topic = None
     if SELF_TOPIC is not None and not grounded and not unsaid and not dated and asked is None and speaker \
             and not by_role and not _OF_MY_THING.search(query) and len(focus_ids) == 1 \

@@ -612,11 +612,13 @@ def _closed_role(doc, r: _Role) -> int | None:
     return k if k >= len(doc) else None
 
 
-#: Parent and grandparent words said as a name, with no owner ("Dad's surgery
-#: moved", "Mom said hi", "Papa's op"): the speaker's own (KIN_NAMES). Lower
-#: case counts too for these; short or common words ("ma", "pop") only with a capital.
+#: Parent, grandparent, aunt and uncle words said as a name, with no owner
+#: ("Dad's surgery moved", "Mom said hi", "Papa's op", "then she goes to see
+#: tia in madrid"): the speaker's own (KIN_NAMES). Lower case counts too for
+#: these; short or common words ("ma", "pop") only with a capital. Such a word
+#: is no name of theirs: "what's my aunt's name?" abstains (_context, WHO_IS).
 KIN_NAMES = True
-_KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
+_KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather", "aunt", "uncle"})
 _KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 _SOMEONE = LEX.words("people.someone_words")
 
@@ -638,7 +640,7 @@ _KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "the", "a",
 
 
 def _kin_word_as_name(t) -> bool:
-    """Whether token ``t`` is a parent or grandparent word used as a name."""
+    """Whether token ``t`` is a parent, grandparent, aunt or uncle word used as a name."""
     cls = role_class(t.lower_) if t.is_alpha else None
     if cls is None or cls[0] not in _KIN_NAME_CLASSES:
         return False

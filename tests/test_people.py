@@ -163,6 +163,8 @@ def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
     ("mom said the roof is fixed", "u1's mom", "mom"),
     ("my prima Yesi got the job", "u1's prima", "Yesi"),    # words of other languages
     ("my Freundin Lea starts in July", "u1's freundin", "Lea"),
+    ("then she goes to see tia in madrid", "u1's tia", "tia"),  # aunts and uncles too
+    ("Uncle's back from Lagos", "u1's uncle", "Uncle"),
 ])
 def test_kin_words_said_as_names_and_in_other_languages(spacy_nlp, text, role, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -334,7 +336,8 @@ def test_kin_names_abbreviations_and_nicknames_reach_the_entity(mem):
 def test_a_bare_kin_word_is_the_speakers_in_facts_pronouns_and_questions(mem):
     """ "mom called. she got a new job", "grandpa bought a flat in Whitby": the
     speaker's mother and grandfather; asked bare or by "my", the same person.
-    "the dad at pickup" is nobody's."""
+    "the dad at pickup" is nobody's. An aunt ("tia") is found the same way,
+    and a kin word is no name ("what's my aunt's name?" abstains)."""
     for text in ["mom called. she got a new job at Tesco.", "grandpa bought a flat in Whitby last month",
                  "the dad at pickup works at Aldi"]:
         mem.add_episode(text, speaker="user")
@@ -345,6 +348,12 @@ def test_a_bare_kin_word_is_the_speakers_in_facts_pronouns_and_questions(mem):
     assert [f.value for f in mem.as_of("grandpa") if f.attribute == "lives_in"] == ["Whitby"]
     assert not [f for f in mem.as_of("user") if f.value == "Aldi"]
     assert mem.context("where does my father work?", speaker="user").abstain
+    # a kin word is no name: asked the name of someone known only by one, nothing answers
+    mem.add_episode("two weeks. then mom goes to see tia in madrid", speaker="user")
+    ctx = mem.context("where does my aunt live?", speaker="user")
+    assert not ctx.abstain and "madrid" in ctx.text, ctx.reason
+    for question in ("what's my aunt's name?", "what is my mother's first name?"):
+        assert mem.context(question, speaker="user").abstain, question
     assert mem.check() == []
 
 

@@ -205,13 +205,14 @@ def relation_key(t) -> str | None:
 
 
 #: the relation classes whose words, said bare, are the speaker's ("mum rang")
-_KIN_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather"})
+_KIN_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather", "aunt", "uncle"})
 _KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 
 
 def bare_owner(t, ctx: Parties) -> Subj | None:
-    """The speaker, for a parent or grandparent word said with no owner and no
-    article ("mum bought a unit", "Mam's hip op"; "ma" only with a capital);
+    """The speaker, for a parent, grandparent, aunt or uncle word said with no
+    owner and no article ("mum bought a unit", "Mam's hip op", "tia lives in
+    Madrid"; "ma" only with a capital);
     else None. Looser than ``_people.KIN_NAMES`` (which the questions and
     pronouns use): no check of the word before it or of its dependency."""
     if _RELATIONS.get(t.lower_) not in _KIN_CLASSES or any(c.dep_ in ("det", "poss") for c in t.children) \
