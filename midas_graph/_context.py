@@ -76,6 +76,8 @@ OWN_WORDS = True
 #: A belief of what someone is called is a line only when the question asks
 #: a name ("what's my name?", "what did I say Hoff was short for?").
 ONLY_ASKED_NAMES = True
+#: ... and by its own words ("who" asks who someone is, which a description answers)
+_NAME_WORDS = re.compile(r"\b(?:names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?)\b", re.I)
 _NAME_ASKED = re.compile(r"\b(?:names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?|who)\b", re.I)
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
@@ -1234,7 +1236,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
         # statement they made (or, if they never speak, that names them), answers
         grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
-        if names_asked and by_role and not any(
+        if names_asked and _NAME_WORDS.search(query) and by_role and not any(
                 _people.role_class(n) is None for n in recaller._person_names(focus_ids, group_id)[0]):
             # "what's my aunt's name?" of someone known only by a kin word ("then she goes to
             # see tia in madrid"): the word is no name
