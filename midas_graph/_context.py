@@ -598,6 +598,41 @@ _ANSWER_KINDS = (
 _OF_MY_THING = re.compile(r"\b(?:my|our)\s+(?:[\w-]+\s+)?[\w-]+['’]s?\b(?!\s*(?:been|got|gone|had))", re.I)
 
 
+def _role_told(mem, recaller, group_id: str, role: str, told: list, rivals: list[Hit], spellings,
+               term_vec) -> tuple[Hit, float] | None:
+    """ROLE_GROUNDS: for a question asked by ``role`` ("Ling's brother") of
+    someone who never speaks, the turn among ``told`` ((hit, what it says of
+    them, whether it mentions them), recall's order) that grounds it, with
+    its cosine; else None. A turn counts when the role's owner said it or it
+    mentions them ("my parents" is its speaker's: Jolene's "my parents got me
+    a console" tells nothing of Deborah's); its own sentences, with the
+    person's names (``spellings``) and the role phrase masked, are set
+    against the asked words (``term_vec``). Nothing when a ``rivals`` turn
+    (one not about them that shares an asked word) of another speaker's same
+    role ranks above every telling turn, or the role is not known for sure
+    (an alias, a relation fact or kin; no name guessed by similarity)."""
+    owner, word = _people.split_role(role)  # type: ignore[misc]
+    owner_ids = recaller.resolve_names([owner], group_id, guess=False)
+    owner_keys = {alias_key(group_id, n) for e in mem._store.entities_by_id(owner_ids) if owner_ids
+                  for n in (e.name, *e.aliases)}
+    words = {parts[1] for n in spellings if (parts := _people.split_role(n))}
+    masked = re.compile(r"\b(?:" + "|".join([*(re.escape(n) for n in spellings), *(
+        rf"(?:my|our) (?:\w+ )?{re.escape(w)}" for w in words)]) + r")(?:['’]s)?\b", re.I)
+    told = [(h, t) for h, text, mentions in told
+            if (mentions or alias_key(group_id, h.episode.speaker) in owner_keys)
+            and (t := masked.sub(" ", " ".join(_own_sentences(text)[0])).strip())][:ROLE_CANDIDATES]
+    same_role = re.compile(rf"\b(?:my|our) (?:\w+ )?{re.escape(word)}\b", re.I)
+    rival = max((h.score for h in rivals if alias_key(group_id, h.episode.speaker) not in owner_keys
+                 and same_role.search(h.text)), default=0.0)
+    if not told or max(h.score for h, _ in told) <= rival or not recaller.resolve_names([role], group_id, guess=False):
+        return None
+    vs = mem._embedder().embed([t for _, t in told])
+    sims = (vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)) @ (
+        term_vec / max(float(np.linalg.norm(term_vec)), 1e-9))
+    j = int(np.argmax(sims))
+    return (told[j][0], float(sims[j])) if sims[j] >= ROLE_GROUNDS else None
+
+
 def _has_answer_kind(query: str, text: str, names=()) -> bool:
     """Whether ``text`` holds something of the kind the question asks for: a
     date or time for "when", a number for "how many" / "what year", a name
@@ -1266,33 +1301,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if ROLE_GROUNDS is not None and not grounded and not unsaid and not dated and asked is None and silent and by_role \
             and info.terms and len(info.names) == 1 and _people.split_role(info.names[0]) is not None \
             and not any(_people.role_class(t) for t in info.terms):
-        # asked by a role known for sure (no name guessed by similarity): the turn telling of
-        # them whose words (their names left out) are nearest the asked words, if near enough
-        roles = {parts[1] for n in known_spellings if (parts := _people.split_role(n))}
-        strip = re.compile(r"\b(?:" + "|".join([*(re.escape(n) for n in known_spellings), *(
-            rf"(?:my|our) (?:\w+ )?{re.escape(r)}" for r in roles)]) + r")(?:['’]s)?\b", re.I)
-        # "my parents" is the speaker's: a turn tells of "Deborah's parents" when Deborah says it
-        # or it mentions them (Jolene's "my parents got me a console" is not Deborah's)
-        owner_ids = recaller.resolve_names([_people.split_role(info.names[0])[0]], group_id, guess=False)
-        owner_keys = {alias_key(group_id, n) for e in mem._store.entities_by_id(owner_ids) if owner_ids
-                      for n in (e.name, *e.aliases)}
-        told = [(h, t) for h in hits if h.kind == "episode" and h.id not in cold_ids and (t := about_only(h))
-                and (alias_key(group_id, h.episode.speaker) in owner_keys
-                     or any(h.episode.id in s for s in mention_sets.values()))
-                and (t := strip.sub(" ", " ".join(_own_sentences(t)[0])).strip())][:ROLE_CANDIDATES]
-        # ... and ranks above a turn that says the asked words of another's same role (Jo's "my
-        # parents got me my first game console!", asked "When did Ling's parents give her one?")
-        same_role = re.compile(rf"\b(?:my|our) (?:\w+ )?{re.escape(_people.split_role(info.names[0])[1])}\b", re.I)
-        rival = max((h.score for h in shared_off if alias_key(group_id, h.episode.speaker) not in owner_keys
-                     and same_role.search(h.text)), default=0.0)
-        if told and max(h.score for h, _ in told) > rival \
-                and recaller.resolve_names(info.names, group_id, guess=False):
-            vs = mem._embedder().embed([t for _, t in told])
-            sims = (vs / np.maximum(np.linalg.norm(vs, axis=1, keepdims=True), 1e-9)) @ (
-                term_vec / max(float(np.linalg.norm(term_vec)), 1e-9))
-            j = int(np.argmax(sims))
-            if sims[j] >= ROLE_GROUNDS:
-                grounded, grounding, role_told = True, told[j][0], round(float(sims[j]), 3)
+        mentions = set().union(*mention_sets.values()) if mention_sets else set()
+        told = [(h, t, h.episode.id in mentions) for h in hits
+                if h.kind == "episode" and h.id not in cold_ids and (t := about_only(h))]
+        found = _role_told(mem, recaller, group_id, info.names[0], told, shared_off, known_spellings, term_vec)
+        if found is not None:
+            grounded, grounding, role_told = True, found[0], round(found[1], 3)
     if trace is not None:
         trace.append({"decision": True, "self_topic": self_topic, "role_told": role_told, "names": info.names,
                       "terms": info.terms, "nouns": info.nouns,
