@@ -618,6 +618,11 @@ def _closed_role(doc, r: _Role) -> int | None:
 #: these; short or common words ("ma", "pop") only with a capital. Such a word
 #: is no name of theirs: "what's my aunt's name?" abstains (_context, WHO_IS).
 KIN_NAMES = True
+#: A capitalised parent, grandparent, aunt or uncle word before a name, with
+#: no owner ("Auntie Jo called", "Grandma Rose turns 90", "lunch with Aunt
+#: Carmen"), names the speaker's kin; "her Uncle Bob" is someone else's. The
+#: title is no part of the name (``_extract.tokens.name_span``).
+KIN_TITLES = True
 _KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather", "aunt", "uncle"})
 _KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 _SOMEONE = LEX.words("people.someone_words")
@@ -766,6 +771,13 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     kin = [t for t in doc if _kin_word_as_name(t)] if KIN_NAMES and not agent else []
     for t in kin:
         link(role_name(speaker, t.lower_), t.text, t.sent, "kin name")
+    # -- "Auntie Jo called", "Grandma Rose turns 90": the kin word is a title of the speaker's kin
+    for t in doc if KIN_TITLES and not agent else ():
+        if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" and t.text[:1].isupper() \
+                and t.head.text[:1].isupper() and (cls := role_class(t.lower_)) is not None \
+                and cls[0] in _KIN_NAME_CLASSES and role_class(t.head.lower_) is None \
+                and (t.i == 0 or doc[t.i - 1].lower_ not in _KIN_OWNERS):
+            link(role_name(speaker, t.lower_), t.head.text, t.sent, "title")
 
     # -- self-introductions and vocatives, sentence by sentence
     intro = False

@@ -165,6 +165,8 @@ def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
     ("my Freundin Lea starts in July", "u1's freundin", "Lea"),
     ("then she goes to see tia in madrid", "u1's tia", "tia"),  # aunts and uncles too
     ("Uncle's back from Lagos", "u1's uncle", "Uncle"),
+    ("Auntie Jo called, she's moving to Leeds", "u1's auntie", "Jo"),  # a kin word as a title
+    ("had lunch with Aunt Carmen yesterday", "u1's aunt", "Carmen"),
 ])
 def test_kin_words_said_as_names_and_in_other_languages(spacy_nlp, text, role, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -172,10 +174,23 @@ def test_kin_words_said_as_names_and_in_other_languages(spacy_nlp, text, role, n
 
 
 @pytest.mark.parametrize("text", ["The dad at pickup was rude.", "Moms at the school agreed.",
-                                  "Her mom is a nurse.", "I called ma yesterday"])
+                                  "Her mom is a nurse.", "I called ma yesterday", "her Uncle Tim is a pilot"])
 def test_a_kin_word_with_an_owner_or_an_article_is_no_name(spacy_nlp, text):
     [p] = people_of(spacy_nlp, [("u1", text)])
-    assert not any(how == "kin name" for how in (r.how for r in p.roles))
+    assert not any(how in ("kin name", "title") for how in (r.how for r in p.roles))
+
+
+def test_a_kin_title_is_no_part_of_the_name(mem):
+    """"Uncle Bob", "Grandma Rose": the speaker's uncle and grandmother, one
+    entity each under the name without its title (KIN_TITLES,
+    ``tokens.name_span``); "Bob" said later is the same person."""
+    for text in ["Uncle Bob is in hospital again", "Grandma Rose turns 90 on Sunday", "Bob is a plumber"]:
+        mem.add_episode(text, speaker="bia")
+    names = {e.name: e for e in mem.entities()}
+    assert "Uncle Bob" not in names and "Grandma Rose" not in names
+    assert "bia's uncle" in names["Bob"].aliases and "bia's grandma" in names["Rose"].aliases
+    ctx = mem.context("what does my uncle do?", speaker="bia")
+    assert not ctx.abstain and "plumber" in ctx.text, ctx.reason
 
 
 def test_a_kin_word_the_agent_says_is_not_its_own_family(spacy_nlp):

@@ -121,6 +121,11 @@ def _ent_of(t):
     return None
 
 
+#: kin words said as a title before a name ("Uncle Bob", "Auntie Jo"): no part of the name
+_KIN_TITLES = frozenset("""aunt auntie aunty uncle grandma grandpa granny gran nana nanna grandmother
+grandfather tia tio tía tío""".split())
+
+
 def _name_tokens(t) -> list:
     """The proper-name span headed by t: compounds, flat names, "of" names."""
     toks = [t]
@@ -147,6 +152,9 @@ def _name_tokens(t) -> list:
     # "my MIL Loretta": a relation word after a possessive is the role, not part of the name
     while len(toks) > 1 and toks[0].i < t.i and toks[0].lower_ in _RELATIONS and toks[0].i > 0 \
             and toks[0].nbor(-1).lower_ in ("my", "our", "your", "his", "her", "their"):
+        toks = toks[1:]
+    # "Uncle Bob", "Grandma Rose": a kin title is no part of the name either
+    if len(toks) > 1 and toks[0].i < t.i and toks[0].lower_ in _KIN_TITLES and toks[0].text[:1].isupper():
         toks = toks[1:]
     return toks
 
@@ -272,8 +280,14 @@ def thing_key(o) -> str | None:
 
 def name_span(ent):
     """A PERSON entity span from its first capital ("mtg w/ Lennart" ->
-    "Lennart"): the small model sweeps lower-case words before a name into it.
-    Other spans, and spans with no capital, as they are."""
+    "Lennart"): the small model sweeps lower-case words before a name into it;
+    and a person's (or an ORG's: the small model's other guess for a name)
+    from after a kin title ("Uncle Bob" -> "Bob", "Aunt Carmen" -> "Carmen";
+    _people.KIN_TITLES makes them the speaker's uncle and aunt). Other spans,
+    and spans with no capital, as they are."""
+    if len(ent) >= 2 and ent.label_ in ("PERSON", "ORG") and ent[0].lower_ in _KIN_TITLES \
+            and ent[0].text[:1].isupper() and ent[1].text[:1].isupper():
+        return ent.doc[ent.start + 1:ent.end]
     if ent.label_ != "PERSON" or len(ent) < 2 or ent[0].text[:1].isupper():
         return ent
     first = next((t for t in ent if t.text[:1].isupper()), None)
