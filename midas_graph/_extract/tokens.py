@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 from .._registry import AttributeRegistry
 from .lexicon import (_ATTR_ADJECTIVES, _ATTR_NOUNS, _COMMON_SUBJECTS, _DATE_ATTRS, _DROP_ADJ, _EVENTS, _FAVORITE,
                       _FIRST, _MENTION_SKIP, _METRICS, _NAME_LABELS, _OTHER_PRON, _QUANTITY_NOUNS, _RELATIONS,
-                      _SECOND)
+                      _SECOND, LEX)
 
 if TYPE_CHECKING:
     from .subjects import Parties
@@ -122,8 +122,7 @@ def _ent_of(t):
 
 
 #: kin words said as a title before a name ("Uncle Bob", "Auntie Jo"): no part of the name
-_KIN_TITLES = frozenset("""aunt auntie aunty uncle grandma grandpa granny gran nana nanna grandmother
-grandfather tia tio tía tío""".split())
+_KIN_TITLES = LEX.words("people.kin_titles")
 
 
 def _name_tokens(t) -> list:
