@@ -76,9 +76,10 @@ OWN_WORDS = True
 #: A belief of what someone is called is a line only when the question asks
 #: a name ("what's my name?", "what did I say Hoff was short for?").
 ONLY_ASKED_NAMES = True
+_NAME_WORDS_RE = r"names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?"
+_NAME_ASKED = re.compile(rf"\b(?:{_NAME_WORDS_RE}|who)\b", re.I)
 #: ... and by its own words ("who" asks who someone is, which a description answers)
-_NAME_WORDS = re.compile(r"\b(?:names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?)\b", re.I)
-_NAME_ASKED = re.compile(r"\b(?:names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?|who)\b", re.I)
+_NAME_WORDS = re.compile(rf"\b(?:{_NAME_WORDS_RE})\b", re.I)
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
 #: Then the asked entity's turns that recall ranks highest, this many, fill
@@ -1271,7 +1272,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
         # statement they made (or, if they never speak, that names them), answers
         grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
-        if names_asked and _NAME_WORDS.search(query) and by_role and not any(
+        if by_role and _NAME_WORDS.search(query) and not any(
                 _people.role_class(n) is None for n in recaller._person_names(focus_ids, group_id)[0]):
             # "what's my aunt's name?" of someone known only by a kin word ("then she goes to
             # see tia in madrid"): the word is no name
@@ -1301,7 +1302,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if ROLE_GROUNDS is not None and not grounded and not unsaid and not dated and asked is None and silent and by_role \
             and info.terms and len(info.names) == 1 and _people.split_role(info.names[0]) is not None \
             and not any(_people.role_class(t) for t in info.terms):
-        mentions = set().union(*mention_sets.values()) if mention_sets else set()
+        mentions = set().union(*mention_sets.values())
         told = [(h, t, h.episode.id in mentions) for h in hits
                 if h.kind == "episode" and h.id not in cold_ids and (t := about_only(h))]
         found = _role_told(mem, recaller, group_id, info.names[0], told, shared_off, known_spellings, term_vec)

@@ -42,6 +42,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
+from ._extract.subjects import _KIN_CAPITAL_ONLY
+from ._extract.subjects import _KIN_CLASSES as _KIN_NAME_CLASSES  # one list: what extraction reads bare too
 from ._extract.tokens import in_law, name_span
 from ._extract.lexicon import _JOBS, LEX
 
@@ -623,8 +625,6 @@ KIN_NAMES = True
 #: Carmen"), names the speaker's kin; "her Uncle Bob" is someone else's. The
 #: title is no part of the name (``_extract.tokens.name_span``).
 KIN_TITLES = True
-_KIN_NAME_CLASSES = frozenset({"mother", "father", "grandmother", "grandfather", "aunt", "uncle"})
-_KIN_CAPITAL_ONLY = LEX.words("people.kin_capital_only")
 _SOMEONE = LEX.words("people.someone_words")
 
 

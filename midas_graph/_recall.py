@@ -988,11 +988,10 @@ class Recaller:
             gender = _people.gender_of(role)
             for in_law, step in _people.kin_below(word) if role not in through_only else ():
                 # "Marcus's mother-in-law" is Loretta, who is "nia's mom": Nia is Marcus's wife
-                step_class = _people.role_class(step)[0]  # type: ignore[index]
                 as_roles = [_people.split_role(r) for r in self._person_names(
                     self._role_ids(f"{owner}'s {in_law}", group_id), group_id)[1]]
                 holders = {parts[0] for parts in as_roles if parts and parts[0] != owner
-                           and _people.role_class(parts[1])[0] == step_class}  # type: ignore[index]
+                           and _people.role_class(parts[1])[0] == step}  # type: ignore[index]
                 found += [i for i in self.mem._store.lookup_names(
                     [alias_key(group_id, h) for h in holders]).values()
                           if not gender or self._genders(i, group_id) <= {gender, ""}]
