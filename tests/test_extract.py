@@ -491,6 +491,26 @@ def test_plan_without_date_is_not_a_fact_but_with_date_is(nlp):
     assert c.value == "Rome" and c.confidence < 1.0
 
 
+def test_a_plan_said_with_going_to_or_decided_to_is_read_as_will_would_be(nlp):
+    """"going to" / "gonna" / "decided to" / "plan to" say what "will" says: a
+    plan with a date is kept with that date, one without a date is no fact, and
+    a plan given up or denied is nothing ("I was going to", "not going to")."""
+    for text, attribute, value, vf in [
+            ("I'm going to move to Leeds in May.", "lives_in", "Leeds", "2024-05-01"),
+            ("I'm gonna move to Leeds in May.", "lives_in", "Leeds", "2024-05-01"),
+            ("I plan to move to Leeds in May.", "lives_in", "Leeds", "2024-05-01"),
+            ("I'm going to be a teacher at Oakwood from September.", "job_title", "teacher", "2024-09-01"),
+            ("I've decided to retire at the end of March.", "employment_status", "retired", "2024-03-31")]:
+        ex = run(nlp, text)
+        cs = [c for c in ex.claims if c.attribute == attribute]
+        assert cs and cs[0].value == value and cs[0].valid_from == d(vf), (text, show(ex))
+        assert cs[0].confidence < 1.0, text
+    for text in ["I'm going to move to Leeds.", "I was going to move to Leeds in May.",
+                 "I'm not going to move to Leeds in May.", "I decided not to move to Leeds in May.",
+                 "I planned to move to Leeds in May.", "I'm going to the gym in May."]:
+        assert run(nlp, text).claims == [], text
+
+
 def test_reference_time_tz_is_normalised(nlp):
     ref = dt.datetime(2024, 3, 7, 1, 0, tzinfo=dt.timezone(dt.timedelta(hours=5)))  # 2024-03-06 20:00 UTC
     ex = extract("I moved to Oslo yesterday.", speaker="Dana", reference_time=ref)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from .lexicon import LEX, _BAD_OBJECTS, _LEAVE_JOB, _QUIT_GROUPS, _QUIT_HABITS, _QUIT_JOB
 from .habits import activity_text, is_activity
 from .subjects import Subj, poss_owner, subject_token
+from .times import is_time_tok
 from .tokens import _child, _children, _ent_of, _is_name, _name_text, _np_text
 
 
@@ -56,7 +57,8 @@ def h_quit(w, v, st, pol, tense, tv) -> None:
     o = _child(v, "dobj")
     if o is None:
         for p in _children(v, "prep"):
-            if p.lower_ in ("from", "at"):
+            if p.lower_ in ("from", "at") and _child(p, "pobj") is not None \
+                    and not is_time_tok(w, _child(p, "pobj")):  # "retire at the end of March": when, not where
                 o = _child(p, "pobj")
     if o is None:
         if v.lemma_ in ("retire",):

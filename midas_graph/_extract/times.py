@@ -162,7 +162,7 @@ def apply_time(w, v, value_toks: set, *, state: bool, polarity: str, eff_tense: 
     state); the verb's own tense still places bare dates, unless
     ``direction`` does (+1: a scheduled start, "I start on July 8").
     """
-    tense = _verb_tense(v)
+    tense = "future" if w.ctx.plan else _verb_tense(v)  # "I plan to move in May": ahead
     bounded = state and (eff_tense or tense) == "past"
     quals = w.qualifiers(v, value_toks)
     if not quals:

@@ -36,7 +36,7 @@ from .corrections import (_CORR_STRONG, _SELF_REPAIR as SELF_REPAIR, bare_correc
 from .events import event_change, named_event
 from .lexicon import (LEX, _ANNOUNCE_VERBS, _ASPECT_VERBS, _BAD_OBJECTS, _EVENT_VERBS, _FACT_MARKS, _FIRST,
                       _GLAD_ADJECTIVES, _HYPO_MARKS, _MARITAL, _MENTION_SKIP, _NAMED_EVENT_VERBS, _REPORT_HEADS,
-                      _REPORT_XCOMP, _SAY_VERBS, _SECOND, _EXCLUSIVE_DIETS)
+                      _PLAN_VERBS, _REPORT_XCOMP, _SAY_VERBS, _SECOND, _EXCLUSIVE_DIETS)
 from .cessation import took_up
 from .metrics import metric_change
 from .subjects import Parties, Subj, resolve_subject, subject_token
@@ -54,7 +54,7 @@ class _Ctx(Parties):
 
     __slots__ = ("ref", "claims", "mentions", "times", "sent_text",
                  "correction", "replaces_tok", "doc", "used_corr", "contrast_negs", "negated", "alt", "state",
-                 "planned", "switched_tok")
+                 "planned", "switched_tok", "plan")
 
     def __init__(self, doc, speaker: str, listener: str | None, ref: _dt.datetime,
                  pronouns: dict[int, str] | None = None, persons: frozenset[str] = frozenset(),
@@ -75,6 +75,7 @@ class _Ctx(Parties):
         self.alt: dict[int, Any] = {}  # rejected constituent -> its replacement ("not on Monday but on Tuesday")
         self.state: dict[str, Any] = {}  # what a family keeps from one sentence to the next ("Got promoted!")
         self.switched_tok = None  # the value a "Y now, not X" replaces (switches.now_not)
+        self.plan = False  # reading the complement of "going to", "decided to" (PLANS)
 
 
 class Walker:
@@ -273,6 +274,14 @@ class Walker:
         lemma = v.lemma_.lower()
         # "used to live in X", "stopped eating meat", "started working at X", "ended up moving to"
         xc = _child(v, "xcomp")
+        if xc is not None and PLANS and _planned(v, xc):
+            # "I'm going to move to Leeds in May", "has decided to retire at the end of March"
+            self.ctx.plan = True
+            try:
+                self.clause(xc, subj_tok=subject_token(v), force_tense="future")
+            finally:
+                self.ctx.plan = False
+            return
         if xc is not None and xc.pos_ == "VERB":
             if lemma == "use" and v.tag_ == "VBD":
                 self.clause(xc, force_polarity="cease", subj_tok=subject_token(v))
@@ -378,6 +387,8 @@ class Walker:
             if value.lower() in _BAD_OBJECTS:
                 return
         attribute = _attr(attribute) if attribute else ""
+        if ctx.plan and pol == "assert":
+            tense = "future"  # whatever tense a family gives it ("decided to retire": retired)
         if attribute == "diet" and str(value).lower() in _EXCLUSIVE_DIETS:
             change = True  # "I'm pescatarian now": no other such diet holds
         if not attribute and not ctx.correction:
@@ -462,3 +473,27 @@ STANDING = True
 #: when it states something (:mod:`.statements`).
 STATEMENTS = True
 SENTENCE_PATTERNS = _sentence_patterns()
+#: A complement said as a plan ("I'm going to move to Leeds in May", "gonna be
+#: a pharmacy resident", "has decided to retire at the end of March",
+#: ``grammar.plan_verbs``) is read as "will" would say it: kept with a future
+#: date, no fact without one.
+PLANS = True
+
+
+def _planned(v, xc) -> bool:
+    """Whether ``xc`` is the "to" complement of a plan verb ``v`` that states a
+    plan still held: "I'm going to", "we've decided to", "I plan to"; not "I was
+    going to", "I was planning to", "I'm not going to", "decided not to"."""
+    lemma = v.lemma_.lower()
+    if lemma not in _PLAN_VERBS or xc.pos_ not in ("VERB", "AUX"):
+        return False
+    if not any(c.dep_ == "aux" and c.tag_ == "TO" for c in xc.children):
+        return False
+    if any(c.dep_ == "neg" for c in (*v.children, *xc.children)):
+        return False
+    auxes = [c for c in v.children if c.dep_ in ("aux", "auxpass")]
+    if any(a.tag_ == "VBD" for a in auxes):
+        return False  # "I was going to move", "we were planning to"
+    if lemma == "go":
+        return v.tag_ == "VBG" and any(a.lemma_ == "be" for a in auxes)
+    return lemma == "decide" or v.tag_ != "VBD"  # "I planned to move in May": not said to hold
