@@ -66,6 +66,8 @@ CASES = [
     ("We bought a townhouse in Harrogate last spring.", {("Imke", "lives_in", "Harrogate", A)}),
     ("my brother rented a flat in Utrecht", {("Imke's brother", "lives_in", "Utrecht", A)}),
     ("finally found a 2 bed in stoneygate!!", {("Imke", "lives_in", "Stoneygate", A)}),
+    # a distance after the place is no place ("Mins" had been where she lived)
+    ("found a 2 bed in drumcondra 5 mins from the school, keys on the 25th", {("Imke", "lives_in", "Drumcondra", A)}),
     # a parent or grandparent word said bare is the speaker's (subjects.bare_owner)
     ("nana bought a bungalow in Skegness.", {("Imke's nana", "lives_in", "Skegness", A)}),
     ("Dad is a plumber.", {("Imke's dad", "job_title", "plumber", A)}),

@@ -260,6 +260,10 @@ def new_home(w, sent) -> None:
         # the object of "in"; a word typed in lower case may be parsed as anything under it ("in stoneygate")
         places = [next((c for c in p.children if c.dep_ == "pobj" or c.is_lower and c.dep_ in ("amod", "compound")),
                        None) for h in (*home.subtree, v) for p in _children(h, "prep") if p.lower_ in ("in", "at")]
+        # "in drumcondra 5 mins from the school": a distance is no place; the name hung under it is
+        places = [next((c for c in o.children if c.dep_ in ("nmod", "compound")), None)
+                  if o is not None and (any(c.dep_ == "nummod" for c in o.children)
+                                        or o.i > 0 and o.doc[o.i - 1].like_num) else o for o in places]
         places = [o for o in places if o is not None and _place_name(o, ctx) and not w.is_time_tok(o)]
         if not places:
             continue
