@@ -79,7 +79,7 @@ ONLY_ASKED_NAMES = True
 _NAME_WORDS_RE = r"names?|call(?:s|ed)?|short for|go(?:es)? by|nick ?names?|spell(?:ed|t)?"
 _NAME_ASKED = re.compile(rf"\b(?:{_NAME_WORDS_RE}|who)\b", re.I)
 #: ... and by its own words ("who" asks who someone is, which a description answers)
-_NAME_WORDS = re.compile(rf"\b(?:{_NAME_WORDS_RE})\b", re.I)
+_NAME_WORDS = re.compile(rf"\b(?:{_NAME_WORDS_RE})\b(?!-)", re.I)  # not "his first call-out"
 #: Items scoring under this share of the best one are left out (Clean).
 RELEVANCE_FLOOR = 0.3
 #: Then the asked entity's turns that recall ranks highest, this many, fill
@@ -1272,11 +1272,17 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # "Who is Dave?", "Tell me about Holly": any belief of theirs, or any
         # statement they made (or, if they never speak, that names them), answers
         grounded = best_focus > 0 or any(h.fact is not None and about_focus(h) for h in hits)
-        if by_role and _NAME_WORDS.search(query) and not any(
-                _people.role_class(n) is None for n in recaller._person_names(focus_ids, group_id)[0]):
-            # "what's my aunt's name?" of someone known only by a kin word ("then she goes to
-            # see tia in madrid"): the word is no name
+        person_names = recaller._person_names(focus_ids, group_id)[0]
+        if _NAME_WORDS.search(query) and (person_names or by_role) and all(_people.role_class(n) for n in person_names):
+            # "what's my aunt's name?", "what's mum's first name?" of someone known only by a
+            # kin word ("then she goes to see tia in madrid"): the word is no name
             grounded = False
+    name_missing = False
+    if NAME_GIVEN and grounded and info.terms and _NAME_WORDS.search(query) and not _name_given(
+            mem, group_id, [*hits, *past_hits], asked_stems, info.terms, set(focus_ids), focus_names, said_by,
+            [(alias_key(group_id, o), w) for o, w, _ in info.roles.values() if o]):
+        # "what's my accountant's name?" with "Accountant says I underpaid VAT": no name is given
+        grounded, name_missing = False, True
     self_topic = None
     if SELF_TOPIC is not None and not grounded and not unsaid and not dated and asked is None and speaker \
             and not by_role and not _OF_MY_THING.search(query) and len(focus_ids) == 1 \
@@ -1322,7 +1328,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # for a time with a start (before X, a place named earlier may hold X: Berlin, Neukölln)
         where = GAP_PLACES and asked.start > EARLIEST and any(
             "where" in mem.registry.question_words(f.attribute) for f in by_name)
-        gap = _time_gap(asked, by_name, versions, hits, idx, lambda h: covers(h, item_words(h)) == 2 or (
+        gap = _time_gap(asked, by_name, versions, hits, idx, lambda f: _owner_phrase(f.subject, speaker) + " "
+                        + mem.registry.noun(f.attribute), lambda h: covers(h, item_words(h)) == 2 or (
             where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
     elif TIME_GAP_SAID and timed and asked.first_said and not then_named and not known_since and focus_ids \
             and asked.end <= valid_at:
@@ -1336,6 +1343,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                       f"{unsaid_why}.")
         else:
             reason = _unknown_reason(query, info, speaker)
+            if name_missing and reason.startswith("Nothing is known about "):
+                reason = reason[:-1] + "'s name."
         if dated and not unsaid:
             reason = reason[:-1] + " in what was said " + ", ".join(
                 f"from {_dt.datetime.fromtimestamp(lo, _dt.timezone.utc):%Y-%m-%d} "
@@ -1710,6 +1719,85 @@ def _people_phrase(names, speaker: str | None, possessive: bool = False) -> str:
 _PASSIVE_Q = re.compile(r"^\W*\w+\s+(?:was|were)\b.*\b(born|\w+ed|\w+en)\W*$", re.I)
 
 
+#: Asked a name ("what's my accountant's name?", "what is Bengt's wife
+#: called?", "what's the name of tunde's company?") of someone or something
+#: the question names by a word, a question is grounded only where a line
+#: gives one (:func:`_name_given`): a belief of an asked attribute whose value
+#: is another entity, or a sentence with an asked word and the name of
+#: another entity the memory knows (a person, for a person word). A line that
+#: only speaks of them ("Accountant says I underpaid VAT") names no one.
+NAME_GIVEN = True
+_NAME_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_NAME_WORD = re.compile(r"[A-Za-zÀ-ÿ][\w'’-]*")
+_SELF_WORDS = re.compile(r"\b(?:my|our|i|me|we|mine)\b", re.I)
+_NAMING = re.compile(r"\b(?:names?|named|called)\b|\bname['’]s\b", re.I)
+#: capitalised words that name no one inside a sentence
+_CAPITALS_NO_NAME = frozenset("I I'm I've I'd I'll OK Ok Mr Mrs Ms Dr".split()) | {
+    m.capitalize() for m in ("january february march april may june july august september october november "
+                             "december monday tuesday wednesday thursday friday saturday sunday").split()}
+
+
+def _name_given(mem, group_id: str, hits: Sequence[Hit], asked_stems: set[str], terms: Sequence[str],
+                asked_ids: set[str], asked_names: Sequence[str], said_by: set[str],
+                roles: Sequence[tuple[str, str]] = ()) -> bool:
+    """Whether a hit gives a name for what is asked (NAME_GIVEN): a belief of
+    an asked entity whose attribute holds an asked word and whose value is
+    another entity, or a sentence of theirs with an asked word and the name of
+    such an entity (a person, when an asked word is a person's: a role or a
+    job). A sentence is theirs when it names them, or when they say it of
+    themselves ("my accountant Jenny Cho"), or when a role's owner says it of
+    the role (``roles``: (owner key, role word); "my cousin's dog Max" for
+    "John's cousin's dog"): "My wife Margit ..." gives no name for Bengt's
+    wife. Asked of no one ("what's the dog called?"), any sentence."""
+    from ._extract.lexicon import _JOBS
+
+    person = any((c := _people.role_class(t)) is not None and c[2] or t in _JOBS for t in terms)
+    # a word of the same role says the same ("pup" for "puppy", "kid" for "child")
+    classes = {c[0] for t in terms if (c := _people.role_class(t)) is not None}
+    named = re.compile(r"(?<!\w)(?:" + "|".join(re.escape(n) for n in asked_names if n) + r")(?!\w)", re.I) \
+        if any(asked_names) else None
+    store = mem._store
+    keys_of: list[tuple[str, ...]] = []
+    for h in hits:
+        if h.fact is not None:
+            if h.fact.attribute != SAID and h.fact.subject_id in asked_ids \
+                    and _words(h.fact.attribute.replace("_", " ")) & asked_stems \
+                    and h.fact.object_id is not None and h.fact.object_id not in asked_ids:
+                return True
+            continue
+        speaker_key = alias_key(group_id, h.episode.speaker) if h.episode is not None else None
+        own = speaker_key in said_by
+        told = [w for o, w in roles if o == speaker_key]  # the role words its speaker owns
+        sents = _NAME_SENTENCE.split(h.text or "")
+        for k, sent in enumerate(sents):
+            words = [_POSSESSIVE.sub("", w.replace("’", "'")) for w in _NAME_WORD.findall(sent)]
+            parts = [p.casefold() for w in words for p in w.split("-") if p]  # "our one-year-old"
+            if not (set(_stemmer().stemWords(parts)) & asked_stems
+                    or classes and any((c := _people.role_class(p)) and c[0] in classes for p in parts)):
+                continue
+            if k + 1 < len(sents) and _NAMING.search(sents[k + 1]):
+                sent = f"{sent} {sents[k + 1]}"  # "I got a puppy two weeks ago! Her name's Coco."
+                words = [_POSSESSIVE.sub("", w.replace("’", "'")) for w in _NAME_WORD.findall(sent)]
+            if named is not None and not (named.search(sent) or own and _SELF_WORDS.search(sent) or any(
+                    re.search(rf"\b(?:my|our) {re.escape(w)}\b", sent, re.I) for w in told)):
+                continue  # asked of someone: a sentence of theirs
+            if any(w not in _CAPITALS_NO_NAME and not (named and named.fullmatch(w)) and not (person and w.isupper())
+                   for w in (_POSSESSIVE.sub("", m.group(0).replace("’", "'")) for m in _NAMED.finditer(sent))):
+                return True  # a capital inside a sentence ("I got a puppy, her name is Coco"; a person's not "VAT")
+            keys_of.append(tuple(alias_key(group_id, " ".join(words[i:i + n]))
+                                 for n in (1, 2, 3) for i in range(len(words) - n + 1)))
+    if not keys_of:
+        return False
+    found = store.lookup_names({k for keys in keys_of for k in keys})
+    ids = {i for i in found.values() if i not in asked_ids}
+    if not ids:
+        return False
+    if person:
+        people = linked(store, group_id)
+        ids = {e.id for e in store.entities_by_id(sorted(ids)) if e.kind == "PERSON" or e.id in people}
+    return bool(ids)
+
+
 def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
     """A short sentence saying what is not known: "Nothing is known about
     your exercise.", "Nothing is known about Lucia's cat or name.", "Nothing
@@ -1736,8 +1824,11 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
     if info.occupation:  # "what does my brother do?"
         who = _people_phrase(info.names, speaker)
         return f"Nothing is known about what {who} {'do' if who == 'you' or ' and ' in who else 'does'}."
+    # "blood" and "blood type" name one thing: the longer ("Nico's blood type", not "blood and blood type")
+    nouns = [n for n in dict.fromkeys(nouns)
+             if not any(m != n and re.search(rf"(?<!\w){re.escape(n)}(?!\w)", m, re.I) for m in nouns)]
     if nouns:
-        return f"Nothing is known about {owner} {' and '.join(dict.fromkeys(nouns))}."
+        return f"Nothing is known about {owner} {' and '.join(nouns)}."
     # "am I still vegetarian?": what follows "am I" is said of me, whatever the tagger calls it
     qualities = [t for t in info.terms if t not in info.nouns and (t in info.adjectives or _BE_Q.match(query))]
     verbs = [t for t in info.terms if t not in info.nouns and t not in qualities]
@@ -1752,12 +1843,32 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
         if passive:  # "when was my daughter born?": not "when your daughter bears"
             be = "were" if who == "you" or " and " in who else "was"
             return f"Nothing is known about {wh} {who} {be} {passive.group(1)}."
-        if _DO_Q.match(query) and words.get(verbs[0]) is not None:
-            # "where does my brother work?": the verb as asked, in its plain form after do / does / did
-            verb = verbs[0] if who == "you" or " and " in who else _third_person(verbs[0])
+        do_q = _DO_Q.match(query)
+        if do_q and words.get(verbs[0]) is not None:
+            # "where does my brother work?", "what year did Maureen die?": the verb as asked,
+            # in the tense of its do / does / did, after what the question asks ("what year")
+            wh = do_q.group(1).casefold()
+            verb = (_past(verbs[0]) if do_q.group(2).casefold() == "did" else
+                    verbs[0] if who == "you" or " and " in who else _third_person(verbs[0]))
             return f"Nothing is known about {wh} {who} {verb}."
     # any other shape ("who employs my son?", "what did he get operated on?") is not rebuilt
     return f"Nothing is known about {_people_phrase(info.names, speaker)} that answers this."
+
+
+def _past(verb: str) -> str:
+    """The simple past of a verb ("die" -> "died", "go" -> "went"; ``grammar.irregular_past``)."""
+    from ._extract.lexicon import LEX
+
+    irregular = LEX.table("grammar.irregular_past")
+    if verb in irregular:
+        return irregular[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if verb.endswith("y") and len(verb) > 1 and verb[-2] not in "aeiou":
+        return verb[:-1] + "ied"
+    if len(verb) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ed"  # stop -> stopped, plan -> planned
+    return verb + "ed"
 
 
 def _third_person(verb: str) -> str:
@@ -1773,7 +1884,7 @@ def _third_person(verb: str) -> str:
 _WORD_AS_WRITTEN = re.compile(r"[A-Za-z][A-Za-z'-]*")
 _POSSESSIVE = re.compile(r"'s?$")
 _BE_Q = re.compile(r"^\W*(?:am|is|are|was|were)\b", re.I)
-_DO_Q = re.compile(r"^\W*(?:what|where|when|who|how|which|why)\b(?:\s+\w+)?\s+(?:do|does|did)\b", re.I)
+_DO_Q = re.compile(r"^\W*((?:what|where|when|who|how|which|why)\b(?:\s+\w+)?)\s+(do|does|did)\b", re.I)
 _WH_WORDS = ("where", "when", "who", "how", "why", "which", "what")
 
 
@@ -1885,20 +1996,26 @@ def _period(f: Fact, asked: AskedTime | None, valid_at, *, lead: bool = False) -
     return "now" if now else None
 
 
+def _owner_phrase(subject: str, speaker: str | None) -> str:
+    """"your" for the asker's own, else "<name>'s"."""
+    return "your" if speaker and subject.casefold() == speaker.casefold() else f"{subject}'s"
+
+
 def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: list[Hit], idx,
-              speaks: Callable[[Hit], bool]) -> str | None:
+              phrase: Callable[[Fact], str], speaks: Callable[[Hit], bool]) -> str | None:
     """Why the asked time is before anything the memory knows of the asked
     thing (None when it is not): every belief that names it (``named``, and
     the other versions of the same beliefs) began after the asked time, and
-    nothing said by its end, or telling of it, speaks to it (``speaks``)."""
+    nothing said by its end, or telling of it, speaks to it (``speaks``).
+    ``phrase`` names what a belief is of ("your home")."""
     keys = {(f.subject_id, f.attribute) for f in named}
     same = [f for f in versions if (f.subject_id, f.attribute) in keys] + named
     first = min(same, key=lambda f: f.valid_from)
     if first.valid_from < asked.end or _said_by_then(asked, [h for h in hits if h.episode is not None and speaks(h)],
                                                      idx):
         return None
-    return (f"nothing is known of {first.subject}'s {first.attribute.replace('_', ' ')} for {asked.label}; "
-            f"what is known begins {first.valid_from.date().isoformat()} ({first.value})")
+    return (f"Nothing is known of {phrase(first)} for {asked.label}; "
+            f"what is known begins {first.valid_from.date().isoformat()} ({first.value}).")
 
 
 def _said_by_then(asked: AskedTime, turns: list[Hit], idx) -> bool:
@@ -1920,7 +2037,8 @@ def _said_gap(asked: AskedTime, speaking: list[Hit], idx) -> str | None:
     if not speaking or _said_by_then(asked, speaking, idx):
         return None
     first = min(h.episode.reference_time for h in speaking)
-    return f"nothing said speaks of it for the time asked ({asked.label}); the first that does is from {first.date().isoformat()}"
+    return (f"Nothing said speaks of it for the time asked ({asked.label}); "
+            f"the first that does is from {first.date().isoformat()}.")
 
 
 def _mark_stale_episodes(mem, hits: list[Hit], valid_at, known_at, *,

@@ -955,7 +955,7 @@ _INTRO = re.compile(r"(?:^|[,.!?;:—–-]\s*)\W*(?:(?:hi|hello|hey|hiya|heya|ok
                     r"[\s,!.]*)*(?:i['’]?m|i am)\s+$"
                     r"|^\W*(?:(?:hi|hello|hey|hiya|heya|ok|okay|so|well|oh|there)\b[\s,!.]*)*"
                     r"(?:it['’]?s|this is|here['’]?s)\s+$", re.I)
-_NAME_IS = re.compile(r"\b(?:my|the) name['’]?s?\s*(?:is\s+)?$|\bname['’]s\s+$|\bmy name is\s+$"
+_NAME_IS = re.compile(r"\b(?:my|the) name['’]?s?\s*(?:is\s+)?$|^\W*name['’]s\s+$|\bmy name is\s+$"
                       r"|^\W*name\s+is\s+$", re.I)  # "Name is Dale Hoffmeier but ..."
 _CALL_ME = re.compile(r"\b(?:call|calls|called|calling)\s+me\s+$|\bi go by\s+$|\bgo by\s+$|\bknown as\s+$", re.I)
 _NICK_AFTER = re.compile(r"^\s*(?:is|'s|works)\s+(?:fine|ok|okay|good|great|too|also fine|works)\b|^\s*works\b", re.I)

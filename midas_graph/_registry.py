@@ -31,6 +31,8 @@ class AttributeRegistry:
     #: words a question may use for an attribute without naming it ("What do
     #: they do for a living?" asks job_title); used by context() grounding only
     asked_as: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: how a sentence names an attribute ("home" for lives_in), where its key would not read
+    nouns: dict[str, str] = field(default_factory=dict)
     _keys: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -45,6 +47,8 @@ class AttributeRegistry:
             reg.register(key, spec.get("cardinality", "many"), spec.get("aliases", ()))
             if spec.get("asked_as"):
                 reg.asked_as[normalise_attribute(key.rstrip("*"))] = tuple(spec["asked_as"])
+            if spec.get("noun"):
+                reg.nouns[normalise_attribute(key)] = str(spec["noun"])
         return reg
 
     def register(self, key: str, cardinality: str = "many", aliases=()) -> None:
@@ -90,6 +94,11 @@ class AttributeRegistry:
             if key.startswith(prefix):
                 words += self.asked_as.get(prefix.rstrip("_"), ())
         return [*self.spellings(key), *words]
+
+    def noun(self, key: str) -> str:
+        """How a sentence names ``key``: its ``noun`` in the registry ("home" for
+        lives_in), else its words ("job title"; has_dog: "dog")."""
+        return self.nouns.get(key) or key.removeprefix("has_").replace("_", " ")
 
     def _cardinality(self, key: str) -> Cardinality | None:
         """What the registry says of ``key``: its own entry, else its first matching prefix's."""

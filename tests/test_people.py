@@ -49,6 +49,7 @@ def roles(p):
     ("The tomatoes are in.\n- Hal", "Hal"),  # the tagger takes "Hal" for a verb
     ("Will call Monday.\nBest wishes,\nPerpetua Lindqvist", "Perpetua Lindqvist"),
     ("So here goes. Name is Wendell Ostrowski but everybody calls me Ozzie.", "Wendell Ostrowski"),
+    ("Name's Barnaby, I farm up the valley.", "Barnaby"),
 ])
 def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -61,6 +62,7 @@ def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     "Chicago here!", "Rain here again.", "Tom here is my brother.",  # a place, the weather, not an intro
     "thanks, Kate", "Love, Mom", "back to work tomorrow - Monday", "Going to the store - Target",
     "Name is on the list.", "Name is spelled wrong on the card.",
+    "I got a puppy two weeks ago! Her name's Coco and she's adorable.",  # the puppy's name, not mine
 ])
 def test_no_self_name_where_there_is_none(spacy_nlp, text):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -369,6 +371,30 @@ def test_a_bare_kin_word_is_the_speakers_in_facts_pronouns_and_questions(mem):
     assert not ctx.abstain and "madrid" in ctx.text, ctx.reason
     for question in ("what's my aunt's name?", "what is my mother's first name?"):
         assert mem.context(question, speaker="user").abstain, question
+    assert mem.check() == []
+
+
+def test_a_name_is_answered_only_where_a_line_gives_one(mem):
+    """"what's my accountant's name?" after "Accountant says I underpaid VAT":
+    nothing gives a name, so it abstains ("... your accountant's name."); after
+    "my accountant Jenny Cho sorted it" it answers, as a named pet does ("what's
+    my dog called?"); "He and his wife moved to Torrevieja" names no wife."""
+    for text in ["Accountant says I underpaid VAT last year. 1.2m to settle.",
+                 "Bengt and I had lunch. He and his wife are moving to Torrevieja in January.",
+                 "meet pickle, our new puppy. a kelpie cross, 14 weeks"]:
+        mem.add_episode(text, speaker="ada")
+    for question in ("what's my accountant's name?", "What is Bengt's wife's name?"):
+        ctx = mem.context(question, speaker="ada")
+        assert ctx.abstain and ctx.reason.endswith("'s name."), (question, ctx.reason, ctx.text)
+    ctx = mem.context("what's my dog called?", speaker="ada")
+    assert not ctx.abstain and "pickle" in ctx.text.lower(), ctx.reason
+    mem.add_episode("We adopted a pup last week! Her name's Coco.", speaker="ada")
+    # a capital names her, in the naming sentence after the one with "pup" (a puppy word)
+    ctx = mem.context("What is the name of my puppy?", speaker="ada")
+    assert not ctx.abstain and "Coco" in ctx.text, ctx.reason
+    mem.add_episode("Sorted the VAT with my accountant Jenny Cho this morning.", speaker="ada")
+    ctx = mem.context("what's my accountant's name?", speaker="ada")
+    assert not ctx.abstain and "Jenny Cho" in ctx.text, ctx.reason
     assert mem.check() == []
 
 

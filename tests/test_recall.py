@@ -913,6 +913,14 @@ def test_an_abstention_says_what_is_not_known_in_a_sentence_and_quotes_no_line()
         assert mem.context("Where does Bram work?", speaker="Ana").reason in (
             "Nothing is known about where Bram works.", "Nothing is known about Bram's work.")
         assert mem.context("Where does Zorblax live?").reason == "Nothing is known about Zorblax."
+        # a compound says one thing once ("blood type", not "blood and blood type")
+        assert mem.context("What's Bram's blood type?", speaker="Ana").reason == (
+            "Nothing is known about Bram's blood type.")
+        # "did" asks the past, after what the question asks ("what year", "how much")
+        for question, reason in [("What year did Bram die?", "what year Bram died"),
+                                 ("How much did Bram raise?", "how much Bram raised"),
+                                 ("What did Bram stop?", "what Bram stopped")]:
+            assert mem.context(question, speaker="Ana").reason == f"Nothing is known about {reason}.", question
 
 
 def test_who_is_a_known_person_is_answered_by_any_statement_about_them():
@@ -965,6 +973,7 @@ def test_an_aside_after_a_question_asks_nothing(monkeypatch):
     (ROLE_NAME_NEAR): "what's my son's school called?" asks about a son
     nobody is known as, so it abstains instead of being grounded by Teo's
     daughter."""
+    import midas_graph._context as context_mod
     import midas_graph._query as query_mod
 
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
@@ -979,6 +988,7 @@ def test_an_aside_after_a_question_asks_nothing(monkeypatch):
         monkeypatch.setattr(query_mod, "ASIDES_CUT", False)
         assert "bat" in ask("Whats my grandson's name, want to get it engraved on a bat").reason
         monkeypatch.setattr(query_mod, "ROLE_NAME_NEAR", False)
+        monkeypatch.setattr(context_mod, "NAME_GIVEN", False)  # which abstains too: no school is named
         assert not ask("What's my son's school called?").abstain
 
 
