@@ -1341,10 +1341,10 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if unsaid:
             reason = (f"{_people_phrase(speakers, speaker)} never spoke of {', '.join(unsaid)}; "
                       f"{unsaid_why}.")
+        elif name_missing:  # "Nothing is known about your accountant's name.", "... James's dogs' names."
+            reason = _name_reason(query, info, speaker)
         else:
             reason = _unknown_reason(query, info, speaker)
-            if name_missing and reason.startswith("Nothing is known about "):
-                reason = reason[:-1] + "'s name."
         if dated and not unsaid:
             reason = reason[:-1] + " in what was said " + ", ".join(
                 f"from {_dt.datetime.fromtimestamp(lo, _dt.timezone.utc):%Y-%m-%d} "
@@ -1796,6 +1796,24 @@ def _name_given(mem, group_id: str, hits: Sequence[Hit], asked_stems: set[str], 
         people = linked(store, group_id)
         ids = {e.id for e in store.entities_by_id(sorted(ids)) if e.kind == "PERSON" or e.id in people}
     return bool(ids)
+
+
+_CLAUSE_REASON = re.compile(r"Nothing is known about (?:whether|what|where|when|how|who|which|why)\b")
+
+
+def _name_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
+    """The reason a name question abstains (NAME_GIVEN): what is asked, less the
+    name words, and its name or names ("What are the names of James's dogs?" ->
+    "Nothing is known about James's dogs' names.")."""
+    bare = replace(info, terms=tuple(t for t in info.terms if not _NAME_WORDS.fullmatch(t)),
+                   nouns=tuple(n for n in info.nouns if not _NAME_WORDS.fullmatch(n)))
+    reason = _unknown_reason(query, bare, speaker)
+    if not bare.nouns or not reason.startswith("Nothing is known about ") or _CLAUSE_REASON.match(reason) \
+            or reason.endswith(" that answers this."):
+        return reason  # no thing named, or a clause ("what Bram does"): no name to hang on it
+    names = "names" if re.search(r"\bnames\b", query, re.I) else "name"
+    what = reason[:-1]
+    return f"{what}' {names}." if what.endswith("s") and names == "names" else f"{what}'s {names}."
 
 
 def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:

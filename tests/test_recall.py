@@ -903,6 +903,22 @@ def test_a_questions_time_is_not_what_it_asks_about():
     assert "job" not in terms("What did Bram do yesterday?")
 
 
+def test_a_name_question_abstains_in_a_sentence_about_the_name():
+    """A name asked and not given: the thing asked, less the name words, and
+    its name or names (LoCoMo had "Nothing is known about James's names and
+    dogs's name.")."""
+    from midas_graph._context import _name_reason
+    from midas_graph._query import analyze
+    from midas_graph.models import load_spacy
+
+    nlp = load_spacy()
+    for question, reason in [("What are the names of James's dogs?", "James's dogs' names"),
+                             ("What is the name of John's cousin's dog?", "John's cousin's dog's name"),
+                             ("what's my accountant's name?", "your accountant's name")]:
+        assert _name_reason(question, analyze(question, nlp, speaker="ada"), "ada") == (
+            f"Nothing is known about {reason}."), question
+
+
 def test_an_abstention_says_what_is_not_known_in_a_sentence_and_quotes_no_line():
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, [("Ana", "I started swimming three mornings a week."),
