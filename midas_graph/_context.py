@@ -1873,11 +1873,17 @@ def _unknown_reason(query: str, info: QueryInfo, speaker: str | None) -> str:
     return f"Nothing is known about {_people_phrase(info.names, speaker)} that answers this."
 
 
-def _past(verb: str) -> str:
-    """The simple past of a verb ("die" -> "died", "go" -> "went"; ``grammar.irregular_past``)."""
+@functools.lru_cache(maxsize=1)
+def _irregular_past() -> dict[str, str]:
+    """``grammar.irregular_past``, read on first use."""
     from ._extract.lexicon import LEX
 
-    irregular = LEX.table("grammar.irregular_past")
+    return LEX.table("grammar.irregular_past")
+
+
+def _past(verb: str) -> str:
+    """The simple past of a verb ("die" -> "died", "go" -> "went"; ``grammar.irregular_past``)."""
+    irregular = _irregular_past()
     if verb in irregular:
         return irregular[verb]
     if verb.endswith("e"):

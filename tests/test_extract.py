@@ -693,12 +693,13 @@ def test_every_lexicon_key_is_read():
     import midas_graph._extract  # noqa: F401  (imports every family)
     import midas_graph._extract.casing  # noqa: F401  (place cues)
     import midas_graph._people  # noqa: F401  (answers to who-questions)
-    from midas_graph._context import _categories, _families, _praise_words
+    from midas_graph._context import _categories, _families, _irregular_past, _praise_words
     from midas_graph._extract.lexicon import LEX
 
     _families()  # the words that speak to a question about work or a trip, read on first use
     _categories()  # the category nouns a name answers ("which hospital")
     _praise_words()  # "great job!" names no job
+    _irregular_past()  # "what year did Bram die?" -> "what year Bram died" (an abstention's reason)
     midas_graph._extract.casing.places()  # place names and their short forms, read on first use
     from midas_graph._revise import _end_words
 
