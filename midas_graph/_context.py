@@ -1328,8 +1328,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # for a time with a start (before X, a place named earlier may hold X: Berlin, Neukölln)
         where = GAP_PLACES and asked.start > EARLIEST and any(
             "where" in mem.registry.question_words(f.attribute) for f in by_name)
-        gap = _time_gap(asked, by_name, versions, hits, idx, lambda f: _owner_phrase(f.subject, speaker) + " "
-                        + mem.registry.noun(f.attribute), lambda h: covers(h, item_words(h)) == 2 or (
+        gap = _time_gap(asked, by_name, versions, hits, idx, lambda f: _people_phrase(
+            [f.subject], speaker, possessive=True) + " " + mem.registry.noun(f.attribute), lambda h: covers(
+            h, item_words(h)) == 2 or (
             where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
     elif TIME_GAP_SAID and timed and asked.first_said and not then_named and not known_since and focus_ids \
             and asked.end <= valid_at:
@@ -1737,6 +1738,11 @@ _CAPITALS_NO_NAME = frozenset("I I'm I've I'd I'll OK Ok Mr Mrs Ms Dr".split()) 
                              "december monday tuesday wednesday thursday friday saturday sunday").split()}
 
 
+def _bare(word: str) -> str:
+    """A word without its possessive ("Coco's" -> "Coco", "Jo’s" -> "Jo")."""
+    return _POSSESSIVE.sub("", word.replace("’", "'"))
+
+
 def _name_given(mem, group_id: str, hits: Sequence[Hit], asked_stems: set[str], terms: Sequence[str],
                 asked_ids: set[str], asked_names: Sequence[str], said_by: set[str],
                 roles: Sequence[tuple[str, str]] = ()) -> bool:
@@ -1770,20 +1776,19 @@ def _name_given(mem, group_id: str, hits: Sequence[Hit], asked_stems: set[str], 
         told = [w for o, w in roles if o == speaker_key]  # the role words its speaker owns
         sents = _NAME_SENTENCE.split(h.text or "")
         for k, sent in enumerate(sents):
-            words = [_POSSESSIVE.sub("", w.replace("’", "'")) for w in _NAME_WORD.findall(sent)]
-            parts = [p.casefold() for w in words for p in w.split("-") if p]  # "our one-year-old"
+            parts = [p.casefold() for w in _NAME_WORD.findall(sent) for p in _bare(w).split("-") if p]  # "one-year-old"
             if not (set(_stemmer().stemWords(parts)) & asked_stems
                     or classes and any((c := _people.role_class(p)) and c[0] in classes for p in parts)):
                 continue
             if k + 1 < len(sents) and _NAMING.search(sents[k + 1]):
                 sent = f"{sent} {sents[k + 1]}"  # "I got a puppy two weeks ago! Her name's Coco."
-                words = [_POSSESSIVE.sub("", w.replace("’", "'")) for w in _NAME_WORD.findall(sent)]
             if named is not None and not (named.search(sent) or own and _SELF_WORDS.search(sent) or any(
                     re.search(rf"\b(?:my|our) {re.escape(w)}\b", sent, re.I) for w in told)):
                 continue  # asked of someone: a sentence of theirs
             if any(w not in _CAPITALS_NO_NAME and not (named and named.fullmatch(w)) and not (person and w.isupper())
-                   for w in (_POSSESSIVE.sub("", m.group(0).replace("’", "'")) for m in _NAMED.finditer(sent))):
+                   for w in (_bare(m.group(0)) for m in _NAMED.finditer(sent))):
                 return True  # a capital inside a sentence ("I got a puppy, her name is Coco"; a person's not "VAT")
+            words = [_bare(w) for w in _NAME_WORD.findall(sent)]
             keys_of.append(tuple(alias_key(group_id, " ".join(words[i:i + n]))
                                  for n in (1, 2, 3) for i in range(len(words) - n + 1)))
     if not keys_of:
@@ -2018,11 +2023,6 @@ def _period(f: Fact, asked: AskedTime | None, valid_at, *, lead: bool = False) -
             return "first"
         return "then" if f.valid_from > valid_at else "past"
     return "now" if now else None
-
-
-def _owner_phrase(subject: str, speaker: str | None) -> str:
-    """"your" for the asker's own, else "<name>'s"."""
-    return "your" if speaker and subject.casefold() == speaker.casefold() else f"{subject}'s"
 
 
 def _time_gap(asked: AskedTime, named: list[Fact], versions: list[Fact], hits: list[Hit], idx,

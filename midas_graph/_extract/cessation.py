@@ -57,9 +57,9 @@ def h_quit(w, v, st, pol, tense, tv) -> None:
     o = _child(v, "dobj")
     if o is None:
         for p in _children(v, "prep"):
-            if p.lower_ in ("from", "at") and _child(p, "pobj") is not None \
-                    and not is_time_tok(w, _child(p, "pobj")):  # "retire at the end of March": when, not where
-                o = _child(p, "pobj")
+            # "retire at the end of March": when, not where
+            if p.lower_ in ("from", "at") and (po := _child(p, "pobj")) is not None and not is_time_tok(w, po):
+                o = po
     if o is None:
         if v.lemma_ in ("retire",):
             w.emit(subj, "employment_status", "retired", v=v, pol="assert", tense="present", tv=tv, rule="retire")
