@@ -327,3 +327,59 @@ def test_an_offer_taken_with_a_start_is_the_job_from_that_day(monkeypatch):
     assert said("Acme offered me a job as a designer and I accepted!") == set()
     monkeypatch.setattr(work_mod, "OFFERS_TAKEN", False)
     assert said(text) == set()
+
+
+def _dated(text):
+    return {(c.subject, c.attribute, str(c.value), c.polarity, c.valid_from.date().isoformat() if c.valid_from else None)
+            for c in extract(text, speaker="u", reference_time=REF).claims}
+
+
+def test_news_of_a_job_said_the_chat_way(monkeypatch):
+    """A job begun, said without a subject or with the title in a fragment of
+    its own (written for this test, 2026-12-07): "Joining Globex next month."
+    (subjects.PROGRESSIVE_FRAGMENTS), "First day at Norvik tomorrow"
+    (work.first_day), "Got promoted! Team lead now." and an offer taken with
+    its start (work.job_news). Nothing from another's first day or news, an
+    offer not taken, or an -ing fragment of a verb that tells no change."""
+    import midas_graph._extract.subjects as subjects_mod
+    import midas_graph._extract.work as work_mod
+
+    assert _dated("Joining Globex next month.") == {("u", "employer", "Globex", A, "2024-06-01")}
+    assert {t[1:4] for t in _dated("Starting at Aldi in June as assistant manager.")} == {
+        ("employer", "Aldi", A), ("job_title", "assistant manager", A)}
+    assert {t[1:4] for t in _dated("Leaving Acme on Friday.")} == {("employer", "Acme", C)}  # not "Leaving Acme"
+    assert _dated("First day at Norvik tomorrow, eek.") == {("u", "employer", "Norvik", A, "2024-05-11")}
+    assert _dated("I got promoted! Team lead now.") == {("u", "job_title", "team lead", A, None)}  # from when said
+    assert _dated("They offered me the job!!! Senior data analyst, I start on 3 June.") == {
+        ("u", "job_title", "senior data analyst", A, "2024-06-03")}
+    assert _dated("GOT IT!! assistant manager!! start june 3") == {
+        ("u", "job_title", "assistant manager", A, "2024-06-03")}
+    for text in ("first day at Little Sprouts went ok!! she cried at dropoff",  # her first day
+                 "got it, thanks. manager says hi",                            # no start: no news
+                 "My first day at Hillside Primary is on Monday.",             # a school
+                 "They offered me the job! Not sure I'll take it. Senior data analyst.",
+                 "My sister got the job! Head nurse.",
+                 "Loving the sun.", "Thinking of moving to Leeds."):
+        assert _dated(text) == set(), text
+    monkeypatch.setattr(subjects_mod, "PROGRESSIVE_FRAGMENTS", False)
+    monkeypatch.setattr(work_mod, "FIRST_DAYS", False)
+    monkeypatch.setattr(work_mod, "JOB_NEWS", False)
+    for text in ("Joining Globex next month.", "First day at Norvik tomorrow, eek.",
+                 "They offered me the job!!! Senior data analyst, I start on 3 June."):
+        assert _dated(text) == set(), text
+
+
+def test_a_home_with_a_named_place_in_it_is_that_place(monkeypatch):
+    """"the new flat in Leith" is Leith wherever living, settling or being in
+    the home is said (location.HOME_PLACES); "got the keys to our place in
+    Harrogate" is a home got there (location.new_home). A hotel is no home."""
+    import midas_graph._extract.location as location_mod
+
+    for text, place in [("We're in the new flat in Leith now. Boxes everywhere.", "Leith"),
+                        ("Settled into the new house in Didsbury.", "Didsbury"),
+                        ("We live in a flat in Leith.", "Leith"),
+                        ("Got the keys to our place in Harrogate today!!", "Harrogate")]:
+        assert {t[1:3] for t in _dated(text)} == {("lives_in", place)}, text
+    assert _dated("We're in a hotel in Paris now, the view is lovely.") == set()
+    monkeypatch.setattr(location_mod, "HOME_PLACES", False)
+    assert _dated("Settled into the new house in Didsbury.") == set()

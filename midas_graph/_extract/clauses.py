@@ -115,6 +115,9 @@ def _verb_tense(v) -> str:
         return "past"  # "Moved last week!": the subject dropped, the tagger reads a participle
     if v.tag_ == "VBG" and any(a.lemma_ == "be" for a in auxes):
         return "progressive"
+    if v.tag_ == "VBG" and not auxes and v.dep_ == "ROOT" and not any(
+            c.dep_ in ("nsubj", "nsubjpass", "expl") for c in v.children):
+        return "progressive"  # "Joining Globex next month.": "I'm joining", the subject dropped
     return "present"
 
 

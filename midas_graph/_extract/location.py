@@ -30,6 +30,14 @@ def location_preps(w, subj, head, pol, tense, tv, *, v, rule: str, cease_preps=(
             continue
         if pl == "from":
             continue
+        home = _home_place(o, ctx) if not _is_name(o, ctx) else None
+        if home is not None:
+            # "settled into the new house in Didsbury", "we live in a flat in Leith": the place of the home
+            val, ent = _value_of(home, ctx)
+            w.emit(subj, "lives_in", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(home.subtree),
+                   is_entity=ent, conf=0.9, rule=rule)
+            done = True
+            continue
         if not _is_name(o, ctx):
             # "a small town near Lyon": keep the place only when it is anchored to a name
             near = next((c for c in o.children if c.dep_ == "prep" and c.lower_ in ("near", "outside", "in", "of", "by")
@@ -56,7 +64,22 @@ def h_live(w, v, st, pol, tense, tv) -> None:
     subj = w.subject(st)
     if subj is None or not subj.person and not _is_name(st, w.ctx):
         return
-    location_preps(w, subj, v, pol, tense, tv, v=v, rule="live_in", allowed=("in", "near", "outside", "at", "on"))
+    location_preps(w, subj, v, pol, tense, tv, v=v, rule="live_in", allowed=("in", "near", "outside", "at", "on", "into"))
+
+
+#: A home noun with a named place in it ("the new house in Didsbury") is that
+#: place, where living, settling or being in the home is said (:func:`_home_place`).
+HOME_PLACES = True
+
+
+def _home_place(o, ctx):
+    """The named place of a home noun ``o``: "a flat in Leith" -> Leith (the last
+    name after "in" under it), or None."""
+    if not HOME_PLACES or o.lemma_.lower() not in _HOME_NOUNS or o.lemma_.lower() in ("key", "keys", "lease", "bed"):
+        return None
+    places = [_child(p, "pobj") for h in o.subtree for p in _children(h, "prep") if p.lower_ == "in"]
+    places = [x for x in places if x is not None and _is_name(x, ctx)]
+    return places[-1] if places else None
 
 
 #: A completed move that names no destination ("moved last week!") moved to
@@ -253,13 +276,16 @@ def new_home(w, sent) -> None:
             continue
         if _verb_tense(v) not in ("past", "perfect") or _polarity(v) != "assert":
             continue
-        home = next((t for t in v.subtree if t.lemma_.lower() in _HOME_NOUNS and t.i != v.i
-                     and (t.pos_ in ("NOUN", "PROPN") or t.dep_ == "dobj")), None)  # "a flat" is an ADJ to the parser
-        if home is None or v not in islice(home.ancestors, 3):
-            continue  # the home hangs off the getting (dobj, or "the keys to a house")
+        # the homes that hang off the getting (dobj, or "the keys to a house"; "got the keys
+        # to our place": "to" hangs off "got"); "a flat" is an ADJ to the parser
+        homes = [t for t in v.subtree if t.lemma_.lower() in _HOME_NOUNS and t.i != v.i
+                 and (t.pos_ in ("NOUN", "PROPN") or t.dep_ == "dobj") and v in islice(t.ancestors, 3)]
+        if not homes:
+            continue
         # the object of "in"; a word typed in lower case may be parsed as anything under it ("in stoneygate")
         places = [next((c for c in p.children if c.dep_ == "pobj" or c.is_lower and c.dep_ in ("amod", "compound")),
-                       None) for h in (*home.subtree, v) for p in _children(h, "prep") if p.lower_ in ("in", "at")]
+                       None) for h in (*(x for home in homes for x in home.subtree), v)
+                  for p in _children(h, "prep") if p.lower_ in ("in", "at")]
         # "in drumcondra 5 mins from the school": a distance is no place; the name hung under it is
         places = [next((c for c in o.children if c.dep_ in ("nmod", "compound")), None)
                   if o is not None and (any(c.dep_ == "nummod" for c in o.children)
@@ -305,6 +331,9 @@ def moved_in(w, sent) -> None:
         for p in _children(be, "prep"):
             o = _child(p, "pobj")
             ent = _ent_of(o) if o is not None else None
+            home = _home_place(o, ctx) if o is not None and p.lower_ == "in" else None
+            if home is not None:  # "We're in the new flat in Leith now."
+                o, ent = home, _ent_of(home) or ent
             if p.lower_ == "in" and ent is not None and ent.label_ == "GPE" and _is_name(o, ctx):
                 w.emit(Subj(ctx.speaker, True, 0.8, True, None), "lives_in", _name_text(o), v=be, pol="assert",
                        tense="present", tv=be, value_toks=list(o.subtree), is_entity=True, conf=0.8, rule="moved_in",

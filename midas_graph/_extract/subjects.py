@@ -36,7 +36,7 @@ from typing import Any
 #: ("My sister Ilse called. She got the job." -> Ilse · ...).
 PRONOUN_SUBJECTS = True
 
-from .lexicon import _FIRST, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS, LEX
+from .lexicon import _FIRST, _FRAGMENT_VERBS, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS, LEX
 from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, in_law
 
 
@@ -81,6 +81,13 @@ def _is_vocative(s) -> bool:
     return prev is None or prev.pos_ == "INTJ" or prev.lower_ in _VOCATIVE_OPENERS
 
 
+#: A sentence opening with a verb in -ing and no subject ("Joining Globex next
+#: month.", "Moving to Leeds in May!") is said by the speaker of themselves, as
+#: "I'm joining ..." would be, for the verbs of a change of job or home
+#: (``grammar.fragment_verbs``); "Loving the sun" and "Thinking of you" stay unread.
+PROGRESSIVE_FRAGMENTS = True
+
+
 class _Implicit:
     """The dropped subject of a chat fragment ("Moved to Lisbon last week!"): the speaker."""
 
@@ -105,8 +112,11 @@ class _Implicit:
 
 def _dropped_subject(v) -> bool:
     """A past-tense fragment that starts the sentence: "Moved to Lisbon!", "Just started at Google!",
-    "Got promoted!"."""
-    if v.dep_ != "ROOT" or not (v.tag_ in ("VBD", "VBN") or v.lower_ in ("got", "quit")) or v.lemma_ == "be":
+    "Got promoted!"; or a progressive one (:data:`PROGRESSIVE_FRAGMENTS`): "Joining Globex next
+    month.", "Starting at Aldi in June as assistant manager."."""
+    if v.dep_ != "ROOT" or v.lemma_ == "be" or not (
+            v.tag_ in ("VBD", "VBN") or v.lower_ in ("got", "quit")
+            or PROGRESSIVE_FRAGMENTS and v.tag_ == "VBG" and v.lemma_.lower() in _FRAGMENT_VERBS):
         return False
     if any(c.dep_ in ("aux", "expl", "csubj") or c.dep_ == "auxpass" and c.lower_ not in ("got", "get") for c in v.children):
         return False

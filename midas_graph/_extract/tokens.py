@@ -143,7 +143,9 @@ def _name_tokens(t) -> list:
                 toks.extend(x for x in pobj.subtree if x.dep_ != "punct")
     ent = _ent_of(t)
     if ent is not None and len(ent) > 1:
-        extra = [x for x in ent if x.lower_ not in ("the", "a", "an") and x.dep_ != "punct"]
+        # not a verb the tagger swept into the name ("Leaving Acme on Friday." -> "Acme")
+        extra = [x for x in ent if x.lower_ not in ("the", "a", "an") and x.dep_ != "punct"
+                 and not (x.pos_ == "VERB" and x.i == t.head.i)]
         toks = list({x.i: x for x in toks + extra}.values())
     # keep the contiguous run around t
     toks.sort(key=lambda x: x.i)

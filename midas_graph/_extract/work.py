@@ -13,7 +13,7 @@ from .events import named_event, subject_or_event
 from .clauses import _verb_tense
 from .subjects import Subj
 from .habits import activity_text, is_activity
-from .lexicon import (_ACCEPT_JOB, _BAD_OBJECTS, _DROP_ADJ, _GROUPS, _INDUSTRIES, _JOBS, _JOB_SUFFIX_OK, _MADE_TITLES, _PLACE_LABELS,
+from .lexicon import (LEX, _ACCEPT_JOB, _BAD_OBJECTS, _DROP_ADJ, _GROUPS, _INDUSTRIES, _JOBS, _JOB_SUFFIX_OK, _MADE_TITLES, _PLACE_LABELS,
                       _SCHOOLS, _START_JOB, _START_OWN, _TITLES_WITH_OF, _TITLE_ACRONYMS, _WORKPLACES,
                       _WORK_AT_NOT_EMPLOYER, _WORK_FOR_NOT_EMPLOYER)
 from .tokens import _child, _children, _ent_of, _is_name, _name_text, _np_text, _text, _value_of
@@ -410,14 +410,15 @@ def _measure_taken(w, v, st, pol, tense, tv) -> bool:
     return True
 
 
-def last_day(w, sent) -> None:
-    """ "Today was my last day at Deloitte", "My last day at Amazon will be June 14",
-    "last day at the library today": the employer ends then (the sentence's
-    date, else when it is said)."""
-    day = next((t for t in sent if t.lemma_.lower() == "day" and any(c.dep_ == "amod" and c.lower_ in ("last", "final")
+def _day_at(w, sent, adjectives: tuple[str, ...], units: tuple[str, ...]):
+    """The employer of "<adjective> <unit> at X" in ``sent`` ("my last day at
+    Deloitte", "first week at Norvik"): (owner, value, is an entity, its token,
+    the day the sentence dates it or None, the sentence's verb), or None. The
+    value is "" for "at work" or "at the library" (the one they work at)."""
+    day = next((t for t in sent if t.lemma_.lower() in units and any(c.dep_ == "amod" and c.lower_ in adjectives
                                                                      for c in t.children)), None)
     if day is None or _is_question_like(sent):
-        return
+        return None
     ctx = w.ctx
     where = None
     for h in (day, day.head):
@@ -429,12 +430,12 @@ def last_day(w, sent) -> None:
         if where is not None:
             break
     if where is None:
-        return
+        return None
     poss = _child(day, "poss")
     if poss is not None and poss.lower_ not in ("my", "our"):
         owner = w.subject(poss) if poss.pos_ != "PRON" else None
         if owner is None:
-            return
+            return None
     else:
         owner = w.subject(poss) if poss is not None else None
         if owner is None:
@@ -449,7 +450,7 @@ def last_day(w, sent) -> None:
         toks = [c for c in where.subtree if c.dep_ == "compound" and c.i < where.i] + [where]
         value, ent = " ".join(t.text[:1].upper() + t.text[1:] for t in sorted(toks, key=lambda t: t.i)), True
     else:
-        return
+        return None
     span = {x.i for x in day.subtree} | {day.i}
     when = next((t for t in sent if w.is_time_tok(t) and t.i not in span and t.i != day.i
                  and not any(c.i == t.i for c in day.children)), None)
@@ -458,8 +459,42 @@ def last_day(w, sent) -> None:
     if when is not None:
         tr = w.resolve_time_tok(when, 1 if tense in ("future", "present") else -1)
         vf = tr.start if tr is not None else None
+    return owner, value, ent, where, vf
+
+
+def last_day(w, sent) -> None:
+    """ "Today was my last day at Deloitte", "My last day at Amazon will be June 14",
+    "last day at the library today": the employer ends then (the sentence's
+    date, else when it is said)."""
+    found = _day_at(w, sent, ("last", "final"), ("day",))
+    if found is None:
+        return
+    owner, value, ent, where, vf = found
     w.emit(owner, "employer", value, v=sent.root, pol="cease", tense="present", tv=sent.root, value_toks=list(where.subtree),
-           is_entity=ent, rule="last_day", past_means_cease=False, valid_from=vf or ctx.ref, state=False)
+           is_entity=ent, rule="last_day", past_means_cease=False, valid_from=vf or w.ctx.ref, state=False)
+
+
+#: "First day at Norvik tomorrow", "my first week at Corvel": the speaker's employer from then
+#: (:func:`first_day`).
+FIRST_DAYS = True
+
+
+def first_day(w, sent) -> None:
+    """ "First day at Norvik tomorrow, eek.", "Just finished my first week at
+    Corvel!": the speaker works there from the day the sentence names, else
+    from when it is said. Only the speaker's own first day (a child's first
+    day at a school is no job), and only a named employer."""
+    found = _day_at(w, sent, ("first",), ("day", "week")) if FIRST_DAYS else None
+    if found is None:
+        return
+    owner, value, ent, where, vf = found
+    if not owner.is_speaker or not value or not ent or value.split()[-1].casefold() in _SCHOOLS | _FIRST_DAY_SCHOOLS:
+        return  # "my first day at Leeds Uni", "at Hillside Primary": a school, a student's as likely
+    if any(t.lower_ in _OTHER_PRONOUNS for t in w.doc) or _other_person_before(w, sent):
+        return  # "first day at little sprouts went ok!! she cried at dropoff": her first day
+    w.emit(owner, "employer", value, v=sent.root, pol="assert", tense="present", tv=sent.root,
+           value_toks=list(where.subtree), is_entity=True, conf=0.9, rule="first_day", past_means_cease=False,
+           valid_from=vf or w.ctx.ref)
 
 
 #: A verbless "job at employer" sentence is the speaker's job (:func:`title_fragment`).
@@ -467,16 +502,83 @@ TITLE_FRAGMENTS = True
 
 
 def promotion_title(w, sent) -> None:
-    """The title after "Got promoted!": a fragment that is a job ("Senior designer as of today.")."""
+    """The title after "Got promoted!" or other news of a new job (:func:`job_news`):
+    a fragment that is a job ("Senior designer as of today.", "Team lead now.",
+    "Quality Assurance Specialist, I start on 1 September."), from the day the
+    turn says it starts, else as the fragment dates it."""
     subj = w.ctx.state.pop("promoted", None)
     if subj is None or any(c.subject == subj.name and c.attribute == "job_title" for c in w.ctx.claims):
         return
     root = sent.root
-    h = root if root.pos_ in ("NOUN", "PROPN") else next((t for t in sent if t.pos_ == "NOUN" and is_job(w, t)), None)
-    if h is None or not is_job(w, h) or any(t.dep_ in ("nsubj", "nsubjpass") for t in sent):
+    h = root if root.pos_ in ("NOUN", "PROPN") else None if any(t.pos_ in ("VERB", "AUX") for t in sent) else next(
+        (t for t in sent if t.pos_ == "NOUN" and is_job(w, t)), None)  # a verb's clause is read by its family
+    if h is not None and is_job(w, h) and not any(t.dep_ in ("nsubj", "nsubjpass") for t in sent):
+        title, toks = job_title(w, h), list(h.subtree)
+    else:
+        toks = _lead_title(w, sent)
+        if toks is None:
+            return
+        title = _text(toks).lower()
+    w.emit(subj, "job_title", title, v=root, pol="assert", tense="present", tv=root, value_toks=toks,
+           rule="promoted_title", past_means_cease=False, valid_from=_start_date(w))
+
+
+_TITLE_TAIL = LEX.words("work.title_fragment_tail")
+
+
+def _lead_title(w, sent) -> list | None:
+    """The words of a title a sentence opens with, when the tagger read it as
+    anything but a noun phrase ("Team lead now.": "lead" a verb) or a subject
+    follows it ("Quality Assurance Specialist, I start on 1 September."): up to
+    five words before a comma, a time or a word of ``work.title_fragment_tail``,
+    the last one a job noun; no other person after it."""
+    toks: list = []
+    for t in sent:
+        if not toks and (t.is_punct or t.lower_ in ("a", "an", "the", "new", "my")):
+            continue
+        if t.is_alpha and t.lower_ not in _TITLE_TAIL and not w.is_time_tok(t) \
+                and t.pos_ not in ("PRON", "AUX", "ADP", "DET", "CCONJ", "SCONJ"):
+            toks.append(t)
+            continue
+        break
+    if not 1 <= len(toks) <= 5:
+        return None
+    last = toks[-1]
+    if not (last.lower_ in _JOBS or last.lemma_.lower() in _JOBS or last.lower_.endswith(_JOB_SUFFIX_OK)):
+        return None
+    if any(t.pos_ == "VERB" and t.i != last.i or t.ent_type_ == "PERSON" for t in toks):
+        return None
+    rest = sent[last.i - sent.start + 1:]
+    if any(t.dep_ in ("nsubj", "nsubjpass") and t.lower_ not in ("i", "we") for t in rest):
+        return None
+    return toks
+
+
+#: News of the speaker's own new job with no title in it ("Got the job!!", "They
+#: offered me the position!" in a turn that takes it) lets a title fragment after
+#: it be the speaker's new title (:func:`job_news`, :func:`promotion_title`).
+JOB_NEWS = True
+
+
+def _news_patterns() -> tuple[re.Pattern, re.Pattern]:
+    said_by_me = r"(?:^|\b(?:i|we)\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?)"
+    done = "|".join(map(re.escape, LEX.ordered("work.job_news")))
+    return re.compile(said_by_me + "(?:" + done + r")\b", re.I), LEX.phrases("work.job_offers")
+
+
+_NEWS_DONE, _NEWS_OFFER = _news_patterns()
+
+
+def job_news(w, sent) -> None:
+    """ "Got the job!!", "I accepted the offer!", "They offered me the job!!! ...
+    I start on 1 September": the speaker has a new job, whose title a later
+    fragment of the turn may give (:func:`promotion_title`). An offer alone is
+    no job: only in a turn with a yes or the day it starts, and none undecided."""
+    if not JOB_NEWS or _is_question_like(sent) or _UNDECIDED.search(w.text):
         return
-    w.emit(subj, "job_title", job_title(w, h), v=root, pol="assert", tense="present", tv=root, value_toks=list(h.subtree),
-           rule="promoted_title", past_means_cease=False)
+    text = sent.text.strip()
+    if _NEWS_DONE.search(text) or _NEWS_OFFER.search(text) and (_YES.search(w.text) or _start_date(w) is not None):
+        w.ctx.state["promoted"] = Subj(w.ctx.speaker, True, 0.9, True, None)
 
 
 def title_fragment(w, sent) -> None:
@@ -549,7 +651,10 @@ _UNDECIDED = re.compile(r"\b(?:declin\w*|turn(?:ed)? (?:it |them )?down|said no|
 
 def _start_date(w):
     """The day a turn says its new job starts ("start January 6", "i start
-    june 3", "starting the 13th"), ahead of when it is said; None if it says none."""
+    june 3", "starting the 13th"), ahead of when it is said; the last one it
+    says ("I start on 1 September. I misspoke: I start on Monday 2 September");
+    None if it says none."""
+    found = None
     for t in w.doc:
         if t.lemma_.lower() not in ("start", "begin"):
             continue
@@ -559,8 +664,9 @@ def _start_date(w):
             if w.is_time_tok(x):
                 tr = w.resolve_time_tok(x, 1)
                 if tr is not None:
-                    return tr.start
-    return None
+                    found = tr.start
+                    break
+    return found
 
 
 def offer_taken(w, sent) -> None:
@@ -613,6 +719,8 @@ def offer_taken(w, sent) -> None:
         return
 
 
+#: the last word of a school's name, besides ``work.school_objects``
+_FIRST_DAY_SCHOOLS = frozenset({"primary", "elementary", "academy", "nursery", "daycare", "preschool", "high"})
 #: "last day at camp/home/sea": a bare noun that names no employer
 _LAST_DAY_NOT_EMPLOYER = frozenset({"camp", "home", "sea", "church", "the", "gym", "hospital", "rehab", "practice",
                                    "training", "summer", "college", "school", "uni", "university", "kindergarten"})
