@@ -384,6 +384,9 @@ class Tracker:
         #: speaker -> [(when, place)]: places their turns talked of living in
         #: (``_extract.location.housing_places``), for a move that names none
         self.housing: dict[str, list[tuple[Any, str]]] = {}
+        #: speaker -> the last woman their turns said was expecting ("her and Josh are
+        #: expecting"): whom a later "She had the baby!" means (:data:`BIRTHS`)
+        self.expecting: dict[str, str] = {}
 
     #: how long talk of a place to live stays a plan a bare "moved!" completes
     HOUSING_DAYS = 180
@@ -894,6 +897,23 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                 sp = _name_at(doc, t.i + 3, lower_ok=True)
                 if sp is not None and _bounded_after(doc, sp[1]):
                     link(out.pronouns[t.i], _span_text(doc, *sp), t.sent, "named")
+    if BIRTHS and not agent:
+        for sent in doc.sents:
+            if _EXPECTING.search(sent.text):
+                women = [(i, out.pronouns[i]) for i in out.pronouns
+                         if sent.start <= i < sent.end and doc[i].lower_ in _FEMALE_PRON]
+                women += [(i, nm) for i, nm, g in persons if sent.start <= i < sent.end and g == "f"]
+                if women:
+                    tracker.expecting[fold(speaker)] = min(women)[1]
+        owners = {r.head: r.name for r in roles if r.owner is not None and r.person}
+        pronouns = dict(out.pronouns)
+        mother = tracker.expecting.get(fold(speaker))
+        if mother is not None:  # "She had the baby!": the one who was expecting
+            pronouns.update({i: mother for i in pronouns if doc[i].lower_ in _FEMALE_PRON})
+        for owner, word, sp, sent in _births(doc, speaker, owners, pronouns):
+            link(role_name(owner, word), _span_text(doc, *sp), sent, "birth")
+            if fold(owner) == fold(mother or ""):
+                tracker.expecting.pop(fold(speaker), None)
     if NICKNAMES:
         out.nicknames.extend(_nicknames(doc, out.pronouns))
     turn = _Turn(speaker, [(nm, g) for _, nm, g in persons] or [], [r.name for r in roles if r.owner == speaker and r.person])
@@ -913,6 +933,63 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     tracker.persons.update(x.name.lower() for x in out.roles if is_person_role(x.role))
     tracker.persons.update(n.lower() for n in out.persons)
     return out
+
+
+#: "My sister had her baby, a girl called Rosa", "She had the baby! Boy, 8lb 2oz,
+#: Cooper James": the name given is the mother's child (her daughter or son, by
+#: the word "girl" or "boy"; of the speaker for "I" and "we"), so that "my
+#: niece" and "my grandson" reach it (:func:`kin_paths`).
+BIRTHS = True
+_BIRTH = re.compile(r"\b(?:had|delivered|welcomed)\s+(?:her|his|their|our|my|the|a)\s+(?:baby|little\s+one)\b"
+                    r"|\bgave\s+birth\b", re.I)
+_EXPECTING = re.compile(r"\bpregnant\b|\bdue (?:in|on|date)\b|\bbaby on the way\b|\bhaving a baby\b"
+                        r"|\bexpecting(?=\s*(?:[.,!;)]|$|\s+(?:a\s+(?:baby|boy|girl)|twins|again|in|another)\b))", re.I)
+_CHILD_WORDS = {"boy": "son", "son": "son", "girl": "daughter", "daughter": "daughter"}
+#: capitalised words after a birth that name no child
+_BIRTH_NOT_NAMES = frozenset({"baby", "boy", "girl", "born", "mum", "mom", "mother", "dad", "healthy", "little",
+                              "congrats", "congratulations", "omg", "finally", "welcome"})
+
+
+def _births(doc, speaker: str, owners: dict[int, str], pronouns: dict[int, str]):
+    """(mother, "son" | "daughter" | "child", name span, sentence) of each
+    birth a turn tells and names (:data:`BIRTHS`): the name after "called",
+    "named" or "name is", else the first name-like word after the birth in
+    its sentence or the next two; the mother is the subject of "had"
+    ("I"/"we" the speaker, a role, a resolved pronoun, a name)."""
+    sents = list(doc.sents)
+    for m in _BIRTH.finditer(doc.text):
+        span = doc.char_span(m.start(), m.end(), alignment_mode="expand")
+        if span is None:
+            continue
+        verb = span[0]
+        subj = next((c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is None or subj.lower_ in ("i", "we"):
+            owner = speaker if subj is not None or verb.i == verb.sent.start else None
+        else:
+            owner = owners.get(subj.i) or pronouns.get(subj.i) or (
+                subj.text if subj.pos_ == "PROPN" and _is_nameish(subj, lower_ok=False) else None)
+        if owner is None:
+            continue
+        si = next(k for k, st in enumerate(sents) if st.start <= verb.i < st.end)
+        window = [t for st in sents[si:si + 3] for t in st if t.i >= span.end]
+        word = next((_CHILD_WORDS[t.lower_] for t in window if t.lower_ in _CHILD_WORDS), "child")
+        found = None
+        for t in window:
+            cue = t.lower_ in ("called", "named") or t.lower_ in ("is", "'s", "’s") and t.i >= 2 \
+                and doc[t.i - 1].lower_ == "name"
+            if cue and t.i + 1 < len(doc):
+                found = _name_at(doc, t.i + 1, lower_ok=True, end=t.sent.end)
+                if found is not None:
+                    break
+        if found is None:
+            for t in window:
+                if t.text[:1].isupper() and t.lower_ not in _BIRTH_NOT_NAMES and fold(t.text) not in (
+                        fold(speaker), fold(owner)) and _is_nameish(t, lower_ok=False, cued=False):
+                    found = _name_at(doc, t.i, lower_ok=False, end=t.sent.end)
+                    if found is not None:
+                        break
+        if found is not None:
+            yield owner, word, found, doc[found[0]].sent
 
 
 def _role_gender(doc, ent) -> str:

@@ -383,3 +383,41 @@ def test_a_home_with_a_named_place_in_it_is_that_place(monkeypatch):
     assert _dated("We're in a hotel in Paris now, the view is lovely.") == set()
     monkeypatch.setattr(location_mod, "HOME_PLACES", False)
     assert _dated("Settled into the new house in Didsbury.") == set()
+
+
+def test_a_couple_said_by_a_role_or_a_proposal_to_the_speaker():
+    """"my bf and I broke up" ends whoever the partner is (as "we split up"
+    does); "Engaged!!! Marco proposed last night." makes Marco the speaker's
+    fiancé. "My brother and I split the bill" and "Tom proposed a new plan"
+    say nothing of a couple."""
+    assert {t[1:4] for t in _dated("my bf and i broke up last week")} == {("partner", "", C)}
+    assert {t[:4] for t in _dated("Engaged!!! Marco proposed last night.")} == {
+        ("u", "fiance", "Marco", A), ("Marco", "fiance", "u", A)}
+    for text in ("My brother and I split the bill.", "Tom proposed a new plan at work.", "Tom proposed that we meet."):
+        assert _dated(text) == set(), text
+
+
+def test_a_phone_number_is_read_whole_and_a_phone_is_no_number():
+    """"07700 900123" was read as "07700", and "My new phone is a Pixel 8" as
+    the number "aPixel8"."""
+    assert {t[1:3] for t in _dated("My phone number is 07700 900123.")} == {("phone", "07700900123")}
+    assert {t[1:3] for t in _dated("My number is +44 7700 900123.")} == {("phone", "+447700900123")}
+    assert {t[1:3] for t in _dated("My new phone is a Pixel 8.")} == {("phone_model", "Pixel 8")}
+    assert _dated("My lucky number is 7.") == set()
+
+
+def test_a_health_reading_is_the_latest_one_known():
+    """A reading said in the past tense with no date is the latest known
+    ("My A1C was 6.9 at the last check"), unlike a past figure of a business
+    ("Our Q2 revenue was 1.2M" says nothing of now); a date on the number
+    dates it; blood pressure is two numbers, not a date."""
+    assert _dated("My A1C was 6.9 at the last check.") == {("u", "a1c", "6.9", A, "2024-05-10")}
+    assert _dated("My A1C was 7.4 in 2022.") == {("u", "a1c", "7.4", A, "2022-01-01")}
+    assert {t[1:4] for t in _dated("BP was 128/82 today.")} == {("blood_pressure", "128/82", A)}
+    assert {t[1:4] for t in _dated("My cholesterol is down to 4.8.")} == {("cholesterol", "4.8", A)}
+    assert _dated("Our Q2 revenue was 1.2M.") == set()
+    # said the patient's way, whatever the parse (metrics.reading_said)
+    assert _dated("Six month check, A1C down to 7.1, doc was happy.") == {("u", "a1c", "7.1", A, "2024-05-10")}
+    assert {t[1:3] for t in _dated("Blood pressure was high, 145 over 95.")} == {("blood_pressure", "145/95")}
+    for text in ("Doc wants my A1C under 7.", "bp meds went up to 10mg", "Dad's blood pressure is 150/95 now."):
+        assert not [t for t in _dated(text) if t[0] == "u"], text

@@ -680,3 +680,30 @@ def test_a_hyphenated_name_asked_in_lower_case_is_the_whole_name(mem):
     assert mem._recaller().cased_question("what's mei-ling allergic to?", "default") == "what's Mei-Ling allergic to?"
     c = mem.context("what's mei-ling allergic to?", speaker="assistant")
     assert not c.abstain and "kiwi" in c.text
+
+
+def test_a_birth_names_the_mothers_child(spacy_nlp, mem, monkeypatch):
+    """"My sister had her baby, a girl called Rosa" -> Rosa is the sister's
+    daughter; "She had the baby! Boy, 8lb 2oz, Theo." after "my daughter
+    Amy" -> Theo is Amy's son, so "my grandson" reaches him (BIRTHS). No
+    child without a name, and no place taken for one."""
+    import midas_graph._people as people_mod
+
+    p = people_of(spacy_nlp, [("u1", "My sister had her baby, a girl called Rosa.")])[0]
+    assert ("u1's sister's daughter", "Rosa") in roles(p)
+    out = people_of(spacy_nlp, [("u1", "My daughter Amy is in labour!"), ("u1", "She had the baby! Boy, 8lb 2oz, Theo.")])
+    assert ("Amy's son", "Theo") in roles(out[1])
+    # the one said to be expecting, though another woman was spoken of since
+    out = people_of(spacy_nlp, [("u1", "Oh Amy called, her and Josh are expecting, due in April."),
+                                ("u1", "Marlene is thrilled."), ("u1", "She had the baby! Boy, Theo.")])
+    assert ("Amy's son", "Theo") in roles(out[2])
+    p = people_of(spacy_nlp, [("u1", "She had the baby in Galway last night, all well.")])[0]
+    assert not [r for r in p.roles if r.how == "birth"]
+    for text in ["My daughter Amy is in labour!", "She had the baby! Boy, 8lb 2oz, Theo.",
+                 "Theo starts nursery at Little Acorns in March."]:
+        mem.add_episode(text, speaker="u1")
+    ctx = mem.context("what's my grandson's name?", speaker="u1")
+    assert not ctx.abstain and "Theo" in ctx.text, ctx.reason
+    monkeypatch.setattr(people_mod, "BIRTHS", False)
+    out = people_of(spacy_nlp, [("u1", "My daughter Amy is in labour!"), ("u1", "She had the baby! Boy, 8lb 2oz, Theo.")])
+    assert not [r for r in out[1].roles if r.how == "birth"]

@@ -17,7 +17,7 @@ import re
 from .._timeexpr import word_number
 from .events import date_key, moved_date
 from .lexicon import (_ATTR_NOUNS, _BAD_OBJECTS, _DIETS, _EMPLOYMENT, _EVALUATIVE, _FAN_NOUNS, _FEAR_ADJECTIVES,
-                      _FIRST, _IDENTITY, _KEEN_ADJECTIVES, _MARITAL, _METRICS, _NAME_LABELS, _ORG_ROLES,
+                      _FIRST, _IDENTITY, _KEEN_ADJECTIVES, _MARITAL, _METRICS, _NAME_LABELS, _ORG_ROLES, _READINGS,
                       _PAST_MARKERS, _PETS, _PET_CANON, _SCHEDULED_ADJECTIVES, _SECOND, _STOP_HEADS)
 from .location import location_preps
 from .numbers import _fmt_num, _num_value, _parse_number
@@ -26,6 +26,29 @@ from .subjects import Subj, owner_of, poss_owner, relation_key, resolve_subject
 from .tokens import (_child, _children, _conjuncts, _ent_of, _is_name, _name_text, _np_text, _text, _value_of,
                      attr_key)
 from .work import employer_from, is_job, job_title
+
+
+#: a reading of two numbers: blood pressure ("128/82")
+_READING = re.compile(r"\d{2,3}/\d{2,3}")
+#: the keys a phone number is said under ("my cell is ...", "my mobile number is ...")
+_PHONE_KEYS = frozenset({"phone", "phone_number", "number", "cell", "cell_number", "mobile", "mobile_number"})
+
+
+def _number_run(t) -> list:
+    """The phone number a token is part of: the run of digit groups, "+",
+    "-" and brackets around it ("07700 900123", "+44 (0)20 7946 0958")."""
+    doc = t.doc
+
+    def part(x) -> bool:
+        return x.text in ("+", "-", "(", ")") or x.text.strip("+()-").replace("-", "").isdigit()
+
+    a = t.i
+    while a > t.sent.start and part(doc[a - 1]):
+        a -= 1
+    b = t.i + 1
+    while b < t.sent.end and part(doc[b]):
+        b += 1
+    return [x for x in doc[a:b]] if part(t) else [t]
 
 
 def copular(w, v, st, pol, tense, tv) -> None:
@@ -77,6 +100,10 @@ def copular(w, v, st, pol, tense, tv) -> None:
                 w.emit(owner, key, val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(st.subtree),
                            is_entity=ent, rule="copular_inverted")
                 return
+    if st.lower_ in _METRICS and st.pos_ == "PROPN" and _child(st, "poss") is not None:
+        # "My A1C is 6.9": a measure of the owner, not a name
+        copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv)
+        return
     subj = resolve_subject(st, ctx)
     if subj is not None and st.pos_ == "NOUN" and relation_key(st) is not None and \
             ((attr is not None and _is_name(attr, ctx)) or (relation_key(st) == "pet" and attr is not None and _child(attr, "det") is None)):
@@ -344,12 +371,18 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
             w.emit(owner, "email", em.text, v=v, pol=pol, tense=tense, tv=tv, value_toks=[em], rule="copular_email",
                        past_means_cease=False)
         return
-    if key in ("phone", "phone_number", "number") and val_tok is not None:
-        if key == "number" and not any(c.lower_ in ("phone", "cell", "mobile") for c in h.children):
-            return
-        toks = [x for x in val_tok.subtree if not x.is_punct or x.text == "-"]
-        w.emit(owner, "phone", _text(toks).replace(" ", ""), v=v, pol=pol, tense=tense, tv=tv, value_toks=toks,
-                   rule="copular_phone", past_means_cease=False)
+    if key in _PHONE_KEYS and val_tok is not None:
+        toks = _number_run(val_tok)
+        digits = sum(ch.isdigit() for ch in "".join(x.text for x in toks))
+        if key == "number" and not any(c.lower_ in ("phone", "cell", "mobile") for c in h.children) and digits < 7:
+            return  # "my number is 12": a number; "my number is 07700 900123": a phone's
+        if digits >= 6:
+            w.emit(owner, "phone", "".join(x.text for x in toks).lstrip("-"), v=v, pol=pol, tense=tense, tv=tv,
+                   value_toks=toks, rule="copular_phone", past_means_cease=False)
+        elif key == "phone":  # "My new phone is a Pixel 8": the phone itself, not its number
+            toks = [x for x in val_tok.subtree if x.dep_ not in ("det", "poss") and not x.is_punct]
+            w.emit(owner, "phone_model", _text(toks), v=v, pol=pol, tense=tense, tv=tv, value_toks=toks,
+                   rule="copular_phone_model", past_means_cease=False)
         return
     # date value: "the launch is on May 3", "the deadline is Friday", "my birthday is in June"
     date_tok = None
@@ -405,6 +438,12 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
                 if po is not None and _parse_number(po) is not None:
                     val_tok = po
                     break
+    if val_tok is not None and _READING.fullmatch(val_tok.text) and (lem in _METRICS or low in _METRICS):
+        # "My blood pressure is 128/82": a reading of two numbers (the small model calls it a DATE)
+        if tense == "past" and not w.qualifiers(tv, {val_tok.i}):
+            tense = "present"  # "my BP was 128/82 at the check": the latest reading, from then
+        w.emit(owner, key, val_tok.text, v=v, pol=pol, tense=tense, tv=tv, value_toks=[val_tok], rule="copular_reading")
+        return
     if val_tok is not None:
         num = _parse_number(val_tok)
         if num is not None and (lem in _METRICS or low in _METRICS or key.split("_")[-1] in _METRICS or num[1] is not None
@@ -412,10 +451,21 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
             if lem in _STOP_HEADS and num[1] is None:
                 return
             n, unit, ntoks = num
-            if tense == "past" and pol == "assert" and not w.qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
-                return  # "our Q2 revenue was $1.2M": a past measurement; nothing says what it is now
-            w.emit(owner, key, _num_value(n, unit), v=v, pol=pol, tense=tense, tv=tv, value_toks=ntoks + [val_tok],
-                       unit=unit, number=n, rule="copular_number", conf=1.0)
+            reading = lem in _READINGS or low in _READINGS
+            when = None
+            if reading and not w.qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
+                # "my A1C was 7.4 in 2022": the date hangs off the number
+                found = next(iter(w.qualifiers(tv, set())), None)
+                tr = w.resolve_time_tok(found[0], -1 if tense == "past" else 0) if found is not None else None
+                when = tr.start if tr is not None else None
+            if tense == "past" and pol == "assert" and when is None \
+                    and not w.qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
+                if not reading:
+                    return  # "our Q2 revenue was $1.2M": a past measurement; nothing says what it is now
+                tense = "present"  # "my A1C was 6.9 at the last check": the latest reading, from then
+            w.emit(owner, key, _num_value(n, unit), v=v, pol=pol, tense="present" if when else tense, tv=tv,
+                   value_toks=ntoks + [val_tok], unit=unit, number=n, rule="copular_number", conf=1.0,
+                   valid_from=when)
             return
     if not explicit:
         return  # "the weather is nice", "the movie was great"

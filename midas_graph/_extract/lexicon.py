@@ -143,7 +143,8 @@ _EVENT_PARTICLES = LEX.words("events.time_particles")
 _DATE_ATTRS = LEX.inverse("events.date_attributes")
 _DATE_HEADS = LEX.words("events.date_heads")
 
-_METRICS = LEX.words("numbers.metrics")
+_READINGS = LEX.words("numbers.readings")
+_METRICS = LEX.words("numbers.metrics") | _READINGS
 _UNITS = LEX.inverse("numbers.units")
 _CURRENCY = LEX.table("numbers.currency")
 _SCALE = LEX.table("numbers.scale")

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .lexicon import LEX, _CURRENCY, _FIRST, _METRICS, _METRIC_VERBS, _SECOND, _UNITS
 from .numbers import _NUM_UNIT_RE, _num_value, _parse_number
 from .subjects import owner_of
@@ -88,3 +90,47 @@ def h_weigh(w, v, st, pol, tense, tv) -> None:
         n, unit, ntoks = num
         w.emit(subj, "weight", _num_value(n, unit), v=v, pol=pol, tense="present", tv=tv, value_toks=ntoks + [o], unit=unit,
                    number=n, rule="weigh")
+
+
+#: A health reading said the way patients say it, whatever the parse:
+#: "A1C down to 7.1", "the June recheck A1C was 6.2", "blood pressure was
+#: high, 145 over 95" -> the speaker's reading (``numbers.reading_names``),
+#: the latest known from when it is said, or from the sentence's date.
+READINGS_SAID = True
+
+
+def _reading_pattern() -> re.Pattern:
+    names = "|".join(re.escape(n).replace(r"\ ", r"\s+") for n in
+                     sorted(LEX.ordered("numbers.reading_names"), key=len, reverse=True))
+    between = "|".join(re.escape(x) for x in sorted(LEX.ordered("numbers.reading_between"), key=len, reverse=True))
+    return re.compile(
+        rf"(?<![\w'’])(?P<name>{names})(?P<mid>(?:\s*(?:{between}|[,:=-])(?![\w]))*)\s*"
+        r"(?P<val>\d{2,3}\s*(?:/|\bover\b)\s*\d{2,3}|\d+(?:\.\d+)?)(?![\d/.]*\d)(?!\s*(?:%|mg|ml|x|times|days?|weeks?|months?|years?)\b)",
+        re.I)
+
+
+_READING = _reading_pattern()
+_OTHERS = re.compile(r"(?:\b(?:his|her|their|your)|['’]s)\s*$", re.I)
+
+
+def reading_said(w, sent) -> None:
+    """The sentence pattern (``verbs.sentence_patterns``), see :data:`READINGS_SAID`."""
+    if not READINGS_SAID or sent.text.rstrip().endswith("?"):
+        return
+    from .subjects import Subj
+
+    text, ctx = sent.text, w.ctx
+    for m in _READING.finditer(text):
+        before = text[:m.start()]
+        if _OTHERS.search(before):
+            continue  # "Dad's blood pressure", "her A1C": someone else's (read by the clause)
+        name = re.sub(r"\s+", " ", m.group("name").lower())
+        key = LEX.table("numbers.reading_keys").get(name, name.replace(" ", "_"))
+        val = re.sub(r"\s*(?:/|\bover\b)\s*", "/", m.group("val"), flags=re.I)
+        start = sent.start_char + m.start("val")
+        toks = [t for t in sent if start <= t.idx < sent.start_char + m.end("val")]
+        when = next((t for t in sent if w.is_time_tok(t)), None)
+        tr = w.resolve_time_tok(when, -1) if when is not None else None
+        w.emit(Subj(ctx.speaker, True, 0.9, True, None), key, val, v=sent.root, pol="assert", tense="present",
+               tv=sent.root, value_toks=toks, rule="reading_said", conf=0.9, past_means_cease=False,
+               valid_from=tr.start if tr is not None else ctx.ref)

@@ -88,3 +88,32 @@ def repair_lemmas(doc) -> None:
         if t.lower_ in _BE_AFTER and prev.lower_ in _BE_AFTER[t.lower_] and not prev.whitespace_ \
                 and t.lemma_.lower() != "be" and t.pos_ in ("VERB", "AUX"):
             t.lemma_ = "be"
+
+
+#: determiners a date opens with ("these days", "this week", "last year")
+_DATE_OPENERS = frozenset({"these", "this", "last", "next", "that", "those"})
+
+
+def repair_dates(doc) -> None:
+    """A date the small model ran on from a name before it ("living in
+    Manchester these days" is one DATE to it, so Manchester is no name): the
+    name is split off, a place (``casing.places``) when it is one, and the
+    date starts at its determiner."""
+    from spacy.tokens import Span
+
+    from .casing import places
+
+    out, changed = [], False
+    for e in doc.ents:
+        k = 0
+        while e.label_ == "DATE" and k < len(e) - 1 and e[k].pos_ == "PROPN":
+            k += 1
+        if k and e[k].lower_ in _DATE_OPENERS:
+            if doc[e.start:e.start + k].text.lower() in places():
+                out.append(Span(doc, e.start, e.start + k, label="GPE"))
+            out.append(Span(doc, e.start + k, e.end, label="DATE"))
+            changed = True
+        else:
+            out.append(e)
+    if changed:
+        doc.ents = out

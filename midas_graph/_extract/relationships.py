@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from .lexicon import LEX
+from .lexicon import _RELATIONS, LEX
 from .subjects import Subj
 from .tokens import _is_name
 
@@ -53,6 +53,9 @@ _ENGAGED = [
     re.compile(rf"\b(?P<a>{_WORD})\s+(?:and|&|n)\s+(?P<b>{_WORD}){_SOFT}\s+(?:{_alt('relationships.engaged_pair')})\b",
                re.I),
     re.compile(rf"\b(?P<a>{_WORD}){_SOFT}\s+(?:{_alt('relationships.engaged_to')})\s+(?P<b>{_WORD})\b", re.I),
+    # "Marco proposed last night!": to the speaker (the group "b" left out)
+    re.compile(rf"\b(?P<a>{_WORD}){_SOFT}\s+(?:{_alt('relationships.proposed_to_me')})"
+               r"(?=\s*(?:$|[^\w\s]|(?:" + _alt("relationships.proposal_tails") + r")\b))(?P<b>)", re.I),
 ]
 
 
@@ -83,6 +86,17 @@ def _party(w, sent, m, group: str) -> Subj | None:
     return Subj(tok.text if not tok.text.islower() else tok.text.capitalize(), False, 0.9, True, tok)
 
 
+_PARTNER_WORDS = frozenset(w for w, rel in _RELATIONS.items() if rel == "partner")
+
+
+def _my_partner(w, sent, m) -> bool:
+    """Whether a pair pattern's other half is "my <partner word>" ("my bf and I split up")."""
+    group = "x" if m.group("x") else "y"
+    start = sent.start_char + m.start(group)
+    before = w.text[max(0, start - 4):start].lower()
+    return m.group(group).lower() in _PARTNER_WORDS and before.rstrip().endswith(("my", "our"))
+
+
 def _root(w, sent, m):
     """The token a pattern's whole match hangs on (its time and tense are read from it)."""
     span = w.doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
@@ -95,12 +109,14 @@ def engaged(w, sent) -> None:
     text = sent.text  # a Span joins its tokens on every .text
     for pattern in _ENGAGED:
         for m in pattern.finditer(text):
-            a, b = _party(w, sent, m, "a"), _party(w, sent, m, "b")
+            a = _party(w, sent, m, "a")
+            b = _party(w, sent, m, "b") if m.group("b") else Subj(w.ctx.speaker, True, 0.9, True, None)
             if a is None or b is None or a.name == b.name:
                 continue
             v = _root(w, sent, m)
             for x, y in ((a, b), (b, a)):
-                w.emit(x, "fiance", y.name, v=v, pol="assert", tense="present", tv=v, value_toks=[y.token],
+                w.emit(x, "fiance", y.name, v=v, pol="assert", tense="present", tv=v,
+                       value_toks=[y.token] if y.token is not None else [],
                        is_entity=True, conf=0.9, rule="engaged", past_means_cease=False)
 
 
@@ -112,6 +128,10 @@ def couple(w, sent) -> None:
         for m in pattern.finditer(text):
             v = _root(w, sent, m)
             if says == "end_we":
+                w.emit(me, "partner", "", v=v, pol="cease", tense="present", tv=v, rule="couple_we_ended")
+                continue
+            if says == "end" and _my_partner(w, sent, m):
+                # "my boyfriend and I broke up": whoever the partner is now, as "we split up" says
                 w.emit(me, "partner", "", v=v, pol="cease", tense="present", tv=v, rule="couple_we_ended")
                 continue
             other = _party(w, sent, m, "x" if m.group("x") else "y")
