@@ -264,9 +264,16 @@ def _first_said(mem, group_id: str, names: tuple[str, ...], *, proper: bool = Fa
     pats = [re.compile(r"\b" + re.escape(n) + r"\b", re.I) for n in names if n.strip()]
     found = [(idx.times[r], ms) for r, (kind, _) in enumerate(idx.keys) if kind == "episode"
              and (ms := [m.group(0) for p in pats for m in p.finditer(idx.texts[r])])]
-    if not found or proper and not any(m[:1].isupper() for _, ms in found for m in ms):
-        return None
+    if not found or proper and not any(m[:1].isupper() for _, ms in found for m in ms) \
+            and not any(_fold(n) in _places() for n in names):
+        return None  # a place name is one however typed ("this apt in hilliard")
     return _dt.datetime.fromtimestamp(min(t for t, _ in found), _dt.timezone.utc)
+
+
+def _places() -> dict[str, str]:
+    from ._extract.casing import places
+
+    return places()
 
 
 def _heard_of(mem, group_id: str, names: tuple[str, ...]) -> bool:

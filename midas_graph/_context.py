@@ -283,6 +283,20 @@ TIME_GAP = True
 #: first turn: a state said later often held then ("Dr. Hwang, my doctor of
 #: twenty years").
 TIME_GAP_SAID = True
+#: ... and for a dated time ("where did I work in 2020?") when every turn
+#: that speaks to the asked thing was said after it and none tells of a
+#: stretch of time back (:data:`_DURATION_CUE`: "my doctor of twenty years",
+#: "we've lived here since 2015", "I grew up in Leeds"), which a state said
+#: later may have held through.
+DATED_GAP_SAID = True
+#: ... only when the first such turn is this long after the asked time ends
+#: ("what did I give up at the start of the year?", first said of on 10
+#: January: a turn of the first days may tell of them)
+DATED_GAP_MARGIN = _dt.timedelta(days=30)
+_DURATION_CUE = re.compile(
+    r"\b(?:for (?:\w+ )?(?:years|decades|ages|months|a long time|ever)|of (?:\w+ |\d+ )?(?:years|decades)"
+    r"|since (?:19|20)\d\d|since (?:i was|we were|forever|childhood|school|college|uni|the \d0s)"
+    r"|all my life|whole life|always|grew up|used to|years ago|back (?:then|when|in)|(?:19|20)\d\d)\b", re.I)
 #: ... and for a belief asked with "where" about a time with a start ("back
 #: in December", not "before X"), a turn of the asked entity that names a
 #: place (the place table, any case) speaks to it.
@@ -1332,10 +1346,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             [f.subject], speaker, possessive=True) + " " + mem.registry.noun(f.attribute), lambda h: covers(
             h, item_words(h)) == 2 or (
             where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
-    elif TIME_GAP_SAID and timed and asked.first_said and not then_named and not known_since and focus_ids \
-            and asked.end <= valid_at:
-        gap = _said_gap(asked, [h for h in hits if h.episode is not None and about_focus(h)
-                                and covers(h, item_words(h)) == 2], idx)
+    elif TIME_GAP_SAID and timed and (asked.first_said or DATED_GAP_SAID and asked.has_span) and not then_named \
+            and not known_since and focus_ids and asked.end <= valid_at:
+        speaking = [h for h in hits if h.episode is not None and about_focus(h) and covers(h, item_words(h)) == 2]
+        if asked.first_said or speaking and not any(_DURATION_CUE.search(h.episode.content) for h in speaking) \
+                and min(h.episode.reference_time for h in speaking) - asked.end >= DATED_GAP_MARGIN:
+            gap = _said_gap(asked, speaking, idx)
     if gap is not None:
         return _abstain(query, info, budget_tokens, header, gap, [])
     if not grounded:

@@ -339,3 +339,39 @@ def test_a_word_of_letters_and_digits_is_asked(spacy_nlp):
     an asked word, a number with a suffix is not."""
     info = analyze("What was my A1C back in 2022? And my 401k on the 3rd?", spacy_nlp, speaker="u")
     assert "a1c" in info.terms and "401k" in info.terms and "3rd" not in info.terms
+
+
+def test_a_dated_time_before_anything_said_of_it_abstains(models_mem):
+    """"Where did I work in 2020?" when every turn about work was said in
+    2024 and none tells of a stretch back: nothing is known of then
+    (_context.DATED_GAP_SAID); "... for years" tells of then."""
+    import midas_graph._context as context_mod
+
+    mem = models_mem
+    t0 = dt.datetime(2024, 3, 1, tzinfo=dt.timezone.utc)
+    mem.add_episode("Night shifts at the hospital are killing me, three a fortnight.", speaker="dana",
+                    reference_time=t0)
+    mem.add_episode("Been doing night shifts at the hospital for years, they never get easier.", speaker="bob",
+                    reference_time=t0)
+    ctx = mem.context("where did i work in 2020?", speaker="dana")
+    assert ctx.abstain and "2020" in ctx.reason, ctx.reason
+    assert not mem.context("where did i work in 2020?", speaker="bob").abstain
+    context_mod.DATED_GAP_SAID = False
+    try:
+        assert not mem.context("where did i work in 2020?", speaker="dana").abstain
+    finally:
+        context_mod.DATED_GAP_SAID = True
+
+
+def test_before_a_place_only_ever_typed_in_lower_case(models_mem):
+    """"where did we live before hilliard" when "hilliard" was only typed in
+    lower case: a known place is a name however typed, so "before hilliard"
+    is before it was first said (_asked._first_said), and nothing is known
+    of then."""
+    mem = models_mem
+    t0 = dt.datetime(2024, 3, 1, tzinfo=dt.timezone.utc)
+    mem.add_episode("lease is up in march and this apt in hilliard is way too small", speaker="renee",
+                    reference_time=t0)
+    mem.add_episode("we're looking at houses in westerville", speaker="renee", reference_time=t0 + dt.timedelta(days=9))
+    ctx = mem.context("where did we live before hilliard", speaker="renee")
+    assert ctx.abstain and "before" in ctx.reason, ctx.reason
