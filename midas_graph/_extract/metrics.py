@@ -110,6 +110,7 @@ def _reading_pattern() -> re.Pattern:
 
 
 _READING = _reading_pattern()
+_READING_KEYS = LEX.table("numbers.reading_keys")
 _OTHERS = re.compile(r"(?:\b(?:his|her|their|your)|['’]s)\s*$", re.I)
 
 
@@ -125,7 +126,7 @@ def reading_said(w, sent) -> None:
         if _OTHERS.search(before):
             continue  # "Dad's blood pressure", "her A1C": someone else's (read by the clause)
         name = re.sub(r"\s+", " ", m.group("name").lower())
-        key = LEX.table("numbers.reading_keys").get(name, name.replace(" ", "_"))
+        key = _READING_KEYS.get(name, name.replace(" ", "_"))
         val = re.sub(r"\s*(?:/|\bover\b)\s*", "/", m.group("val"), flags=re.I)
         start = sent.start_char + m.start("val")
         toks = [t for t in sent if start <= t.idx < sent.start_char + m.end("val")]
