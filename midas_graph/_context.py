@@ -283,7 +283,8 @@ TIME_GAP = True
 #: first turn: a state said later often held then ("Dr. Hwang, my doctor of
 #: twenty years").
 TIME_GAP_SAID = True
-#: ... and for a dated time ("where did I work in 2020?") when every turn
+#: ... and for a time said as a date ("where did I work in 2020?"; not one
+#: placed by an event, "before playing FIFA 23") when every turn
 #: that speaks to the asked thing was said after it and none tells of a
 #: stretch of time back (:data:`_DURATION_CUE`: "my doctor of twenty years",
 #: "we've lived here since 2015", "I grew up in Leeds"), which a state said
@@ -1346,7 +1347,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             [f.subject], speaker, possessive=True) + " " + mem.registry.noun(f.attribute), lambda h: covers(
             h, item_words(h)) == 2 or (
             where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
-    elif TIME_GAP_SAID and timed and (asked.first_said or DATED_GAP_SAID and asked.has_span) and not then_named \
+    elif TIME_GAP_SAID and timed and (asked.first_said or DATED_GAP_SAID and asked.has_span and asked.anchor is None
+                                      and not asked.anchor_facts) and not then_named \
             and not known_since and focus_ids and asked.end <= valid_at:
         speaking = [h for h in hits if h.episode is not None and about_focus(h) and covers(h, item_words(h)) == 2]
         if asked.first_said or speaking and not any(_DURATION_CUE.search(h.episode.content) for h in speaking) \

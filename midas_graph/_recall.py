@@ -1110,10 +1110,11 @@ class Recaller:
         found = store.lookup_names(keys)
         if not found:
             return []
-        kinds = {e.id: e.kind for e in store.entities_by_id(sorted(set(found.values())))}
+        entities = {e.id: e for e in store.entities_by_id(sorted(set(found.values())))}
         speakers = self.index(group_id).speaker_keys
         people = linked(store, group_id)
-        return [k for k, i in found.items() if kinds.get(i) == "PERSON" or k in speakers or i in people]
+        return [k for k, i in found.items() if i in entities and (
+            entities[i].kind == "PERSON" or _first_name_mislabelled(entities[i])) or k in speakers or i in people]
 
     def known_people(self, info: QueryInfo, group_id: str) -> QueryInfo:
         """``info`` with the asked words that are the name of a person the
@@ -1207,3 +1208,21 @@ class Recaller:
             hits.append(Hit(kind, i, text, score, fact, episode, source, source_name, time, why))
         hits.sort(key=lambda h: -h.score)
         return hits
+
+
+#: A one-word name the small model labelled a place or an organisation
+#: ("Marcus is on nights again": GPE) that is no place the place table knows
+#: and no English word is taken for a person's name when a question typed in
+#: lower case asks by it (``Recaller.cased_question``, ``known_people``).
+MISLABELLED_NAMES = True
+_MISLABEL_KINDS = frozenset({"GPE", "LOC", "ORG", "NORP", "FAC", "PRODUCT"})
+
+
+def _first_name_mislabelled(entity) -> bool:
+    name = entity.name
+    if not MISLABELLED_NAMES or entity.kind not in _MISLABEL_KINDS or not name.isalpha() \
+            or not name[:1].isupper() or not name[1:].islower() or len(name) < 3:
+        return False
+    from ._extract.casing import _english, places
+
+    return name.casefold() not in places() and name.casefold() not in _english()

@@ -707,3 +707,23 @@ def test_a_birth_names_the_mothers_child(spacy_nlp, mem, monkeypatch):
     monkeypatch.setattr(people_mod, "BIRTHS", False)
     out = people_of(spacy_nlp, [("u1", "My daughter Amy is in labour!"), ("u1", "She had the baby! Boy, 8lb 2oz, Theo.")])
     assert not [r for r in out[1].roles if r.how == "birth"]
+
+
+def test_a_first_name_labelled_a_place_is_asked_by_in_lower_case(mem, monkeypatch):
+    """"Keisha is on nights again": the small model labels Keisha a place;
+    a question typed in lower case still asks by her, as by a person
+    (_recall.MISLABELLED_NAMES): a one-word name that no place table or
+    dictionary knows."""
+    from types import SimpleNamespace as E
+
+    import midas_graph._recall as recall_mod
+
+    mem.add_episode("Keisha is on nights again at the depot", speaker="ana")
+    assert {e.name: e.kind for e in mem.entities()}["Keisha"] != "PERSON"  # the small model's label
+    ctx = mem.context("how long has keisha been off vaping", speaker="ana")
+    assert ctx.focus == ("Keisha",) and ctx.abstain, (ctx.focus, ctx.reason)
+    assert recall_mod._first_name_mislabelled(E(name="Keisha", kind="GPE"))
+    assert not any(recall_mod._first_name_mislabelled(E(name=n, kind=k)) for n, k in
+                   [("Leeds", "GPE"), ("Bath", "GPE"), ("Keisha", "PERSON"), ("NHS", "ORG"), ("Work", "ORG")])
+    monkeypatch.setattr(recall_mod, "MISLABELLED_NAMES", False)
+    assert not recall_mod._first_name_mislabelled(E(name="Keisha", kind="GPE"))
