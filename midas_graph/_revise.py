@@ -111,6 +111,8 @@ def candidates(
                     and not keeps(f.text, text, None if f.attribute == SAID else f.value) \
                     and _norm(f.text) != _norm(text):
                 out.append(f)
+        elif f.attribute == attribute and attribute in LISTS:
+            continue  # "put me on ramipril" adds to the atorvastatin; only a switch or "off" ends one
         elif f.attribute == attribute:
             # single-valued: the rule decides, NLI is not asked; the same value is said
             # again, not contradicted ("Like I said before, my prescriptions go to Rite
@@ -128,6 +130,11 @@ def candidates(
 
 #: See :func:`candidates`.
 NAMED_VALUE_KEEPS = True
+#: Attributes whose values are a list, each added without replacing another
+#: ("Dr Hussain put the ramipril up to 10" closed "atorvastatin" by NLI): a
+#: value of one ends only by cessation ("off the statins"), a switch or a
+#: correction, never by NLI against a value of the same attribute.
+LISTS = frozenset({"medication"})
 #: Cosine (MiniLM, of the two facts' documents) at or above which a pair with
 #: a statement kept whole on either side (``_extract/statements.py``) is shown
 #: to NLI. Chosen on the supersession dev sets (docs/revision.md): a
@@ -342,7 +349,20 @@ def cessation_targets(current: Sequence[Fact], attribute: str, value: object) ->
     probe = Fact(id="", group_id="", subject="", attribute=attribute, value=value, text="",
                  valid_from=_dt.datetime.min, valid_to=None, recorded_at=_dt.datetime.min, expired_at=None)
     return [f for f in pool if same_value(f, probe) or _ends_with(f.value, value)
-            or (attribute in BY_FIRST_WORDS and _starts_with(f.value, value))]
+            or (attribute in BY_FIRST_WORDS and _starts_with(f.value, value))
+            or (attribute in BY_CLASS_ENDING and _of_class(f.value, value))]
+
+
+#: Attributes whose values are called by their class, the ending they share:
+#: "off the statins" ends "atorvastatin".
+BY_CLASS_ENDING = frozenset({"medication"})
+
+
+def _of_class(held: object, said: object) -> bool:
+    if not isinstance(held, str) or not isinstance(said, str):
+        return False
+    h, s = _norm(held), _norm(said).removesuffix("s")
+    return len(s) >= 4 and h != s and h.endswith(s)
 
 
 #: Attributes whose values are called by their first words too: a car by its

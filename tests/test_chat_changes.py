@@ -251,3 +251,21 @@ def test_turning_an_age_or_a_diet(said, claims):
     ex = extract(said, speaker="Ella", reference_time=dt.datetime(2024, 5, 1, tzinfo=dt.timezone.utc))
     assert {(c.attribute, str(c.value), c.valid_from and c.valid_from.date().isoformat()) for c in ex.claims
             if c.polarity == "assert"} == claims
+
+
+def test_a_new_medicine_adds_and_off_the_class_ends_one(models_mem):
+    """A medicine is added to those held, never replaced by NLI (_revise.LISTS:
+    "put the ramipril up to 10" had closed "atorvastatin"); "off the statins"
+    ends "atorvastatin" (_revise.BY_CLASS_ENDING)."""
+    import datetime as dt
+
+    mem = models_mem
+    t0 = dt.datetime(2024, 3, 1, tzinfo=dt.timezone.utc)
+    for i, text in enumerate(["Dr Hussain says keep on with the atorvastatin 40 for now.",
+                              "Dr Hussain put the ramipril up to 10 from tomorrow.",
+                              "he's taking me off the statins and putting me on something called ezetimibe"]):
+        mem.add_episode(text, speaker="dennis", reference_time=t0 + dt.timedelta(days=30 * i))
+        if i == 1:
+            assert {f.value for f in mem.as_of("dennis", "medication")} == {"atorvastatin", "ramipril"}
+    assert {f.value for f in mem.as_of("dennis", "medication")} == {"ramipril", "ezetimibe"}
+    assert mem.check() == []

@@ -421,3 +421,22 @@ def test_a_health_reading_is_the_latest_one_known():
     assert {t[1:3] for t in _dated("Blood pressure was high, 145 over 95.")} == {("blood_pressure", "145/95")}
     for text in ("Doc wants my A1C under 7.", "bp meds went up to 10mg", "Dad's blood pressure is 150/95 now."):
         assert not [t for t in _dated(text) if t[0] == "u"], text
+
+
+def test_medicines_taken_stopped_and_their_doses(monkeypatch):
+    """"They put me on insulin", "Dr Hussain put the ramipril up to 10 from
+    tomorrow" (the speaker's, whoever prescribes), "I'm on 20mg of
+    lisinopril", "stopped taking sertraline" (medicines.py). "April" ends
+    like a medicine and is none; "She is on warfarin" is hers."""
+    import midas_graph._extract.medicines as medicines_mod
+
+    assert {t[1:4] for t in _dated("They put me on insulin.")} == {("medication", "insulin", A)}
+    assert {t[1:5] for t in _dated("Dr Hussain put the ramipril up to 10 from tomorrow.")} == {
+        ("medication", "ramipril", A, "2024-05-11"), ("ramipril_dose", "10", A, "2024-05-11")}
+    assert {t[1:4] for t in _dated("I'm on 20mg of lisinopril now.")} == {
+        ("medication", "lisinopril", A), ("lisinopril_dose", "20mg", A)}
+    assert {t[1:4] for t in _dated("I stopped taking sertraline.")} == {("medication", "sertraline", C)}
+    assert _dated("Marrakech moved again, now April 12.") == set()
+    assert not [t for t in _dated("She is on warfarin.") if t[0] == "u"]
+    monkeypatch.setattr(medicines_mod, "MEDICINES", False)
+    assert _dated("They put me on insulin.") == set()

@@ -413,7 +413,7 @@ def _measure_taken(w, v, st, pol, tense, tv) -> bool:
 def _day_at(w, sent, adjectives: tuple[str, ...], units: tuple[str, ...]):
     """The employer of "<adjective> <unit> at X" in ``sent`` ("my last day at
     Deloitte", "first week at Norvik"): (owner, value, is an entity, its token,
-    the day the sentence dates it or None, the sentence's verb), or None. The
+    the day the sentence dates it or None), or None. The
     value is "" for "at work" or "at the library" (the one they work at)."""
     day = next((t for t in sent if t.lemma_.lower() in units and any(c.dep_ == "amod" and c.lower_ in adjectives
                                                                      for c in t.children)), None)
