@@ -87,7 +87,7 @@ def main() -> None:
         "bulk_cpu_ms_per_turn": round(cpu / turns * 1e3, 2),
         "single_add_episode_ms": {"n": len(lat), "p50": round(lat[len(lat) // 2], 1),
                                   "p95": round(lat[int(len(lat) * 0.95)], 1),
-                                  "mean": round(statistics.fmean(lat), 1)},
+                                  "mean": round(statistics.fmean(lat), 1)} if lat else None,  # --single 0
         "facts_per_turn": round(facts / turns, 3),
         "entities_per_turn": round(sum(c["entities"] for c in per_conv) / turns, 3),
         "supersessions": superseded,
