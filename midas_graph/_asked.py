@@ -25,6 +25,7 @@ import re
 from dataclasses import dataclass, field
 
 from . import _people
+from ._extract.casing import places
 from ._query import QueryInfo, TimeAnchor
 from ._store import alias_key
 from ._types import Fact
@@ -265,15 +266,9 @@ def _first_said(mem, group_id: str, names: tuple[str, ...], *, proper: bool = Fa
     found = [(idx.times[r], ms) for r, (kind, _) in enumerate(idx.keys) if kind == "episode"
              and (ms := [m.group(0) for p in pats for m in p.finditer(idx.texts[r])])]
     if not found or proper and not any(m[:1].isupper() for _, ms in found for m in ms) \
-            and not any(_fold(n) in _places() for n in names):
+            and not any(_fold(n) in places() for n in names):
         return None  # a place name is one however typed ("this apt in hilliard")
     return _dt.datetime.fromtimestamp(min(t for t, _ in found), _dt.timezone.utc)
-
-
-def _places() -> dict[str, str]:
-    from ._extract.casing import places
-
-    return places()
 
 
 def _heard_of(mem, group_id: str, names: tuple[str, ...]) -> bool:

@@ -40,6 +40,7 @@ import numpy as np
 
 from . import _people
 from ._entities import cluster, linked
+from ._extract.casing import _english, places
 from ._query import QueryInfo, analyze, asked_part, said_as
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
@@ -1223,6 +1224,4 @@ def _first_name_mislabelled(entity) -> bool:
     if not MISLABELLED_NAMES or entity.kind not in _MISLABEL_KINDS or not name.isalpha() \
             or not name[:1].isupper() or not name[1:].islower() or len(name) < 3:
         return False
-    from ._extract.casing import _english, places
-
     return name.casefold() not in places() and name.casefold() not in _english()

@@ -48,7 +48,7 @@ def _number_run(t) -> list:
     b = t.i + 1
     while b < t.sent.end and part(doc[b]):
         b += 1
-    return [x for x in doc[a:b]] if part(t) else [t]
+    return list(doc[a:b]) if part(t) else [t]
 
 
 def copular(w, v, st, pol, tense, tv) -> None:
@@ -452,14 +452,14 @@ def copular_attribute(w, v, st, attr, acomp, preps, pol, tense, tv) -> None:
                 return
             n, unit, ntoks = num
             reading = lem in _READINGS or low in _READINGS
+            own_time = w.qualifiers(tv, {x.i for x in ntoks + [val_tok]})
             when = None
-            if reading and not w.qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
+            if reading and not own_time:
                 # "my A1C was 7.4 in 2022": the date hangs off the number
                 found = next(iter(w.qualifiers(tv, set())), None)
                 tr = w.resolve_time_tok(found[0], -1 if tense == "past" else 0) if found is not None else None
                 when = tr.start if tr is not None else None
-            if tense == "past" and pol == "assert" and when is None \
-                    and not w.qualifiers(tv, {x.i for x in ntoks + [val_tok]}):
+            if tense == "past" and pol == "assert" and when is None and not own_time:
                 if not reading:
                     return  # "our Q2 revenue was $1.2M": a past measurement; nothing says what it is now
                 tense = "present"  # "my A1C was 6.9 at the last check": the latest reading, from then

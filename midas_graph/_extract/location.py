@@ -30,15 +30,15 @@ def location_preps(w, subj, head, pol, tense, tv, *, v, rule: str, cease_preps=(
             continue
         if pl == "from":
             continue
-        home = _home_place(o, ctx) if not _is_name(o, ctx) else None
-        if home is not None:
-            # "settled into the new house in Didsbury", "we live in a flat in Leith": the place of the home
-            val, ent = _value_of(home, ctx)
-            w.emit(subj, "lives_in", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(home.subtree),
-                   is_entity=ent, conf=0.9, rule=rule)
-            done = True
-            continue
         if not _is_name(o, ctx):
+            home = _home_place(o, ctx)
+            if home is not None:
+                # "settled into the new house in Didsbury", "we live in a flat in Leith": the place of the home
+                val, ent = _value_of(home, ctx)
+                w.emit(subj, "lives_in", val, v=v, pol=pol, tense=tense, tv=tv, value_toks=list(home.subtree),
+                       is_entity=ent, conf=0.9, rule=rule)
+                done = True
+                continue
             # "a small town near Lyon": keep the place only when it is anchored to a name
             near = next((c for c in o.children if c.dep_ == "prep" and c.lower_ in ("near", "outside", "in", "of", "by")
                          and _child(c, "pobj") is not None and _is_name(_child(c, "pobj"), ctx)), None)

@@ -27,9 +27,7 @@ _UNITS = LEX.words("medicines.dose_units")
 _CHANGES = LEX.words("medicines.dose_changes")
 _DOSE = re.compile(r"^(\d+(?:\.\d+)?)\s*(" + "|".join(map(re.escape, sorted(_UNITS, key=len, reverse=True))) + r")?$",
                    re.I)
-#: words with a medicine's ending that are none ("April", "spine", "pine", "alpine")
-_NOT_MEDICINES = frozenset({"april", "spine", "pine", "alpine", "supine", "porcupine", "opine", "repine",
-                            "turpentine", "valentine", "quarantine", "routine", "marine", "sardine", "ravine"})
+_NOT_MEDICINES = LEX.words("medicines.not_medicines")
 #: how many words before a medicine a word of taking or ending may stand
 _WINDOW = 4
 #: Read medicines (the sentence pattern :func:`medicines`).
@@ -61,8 +59,7 @@ def _taker(w, t) -> Subj | None:
     return None
 
 
-_PRESCRIBERS = frozenset({"doctor", "doc", "dr", "gp", "consultant", "nurse", "specialist", "cardiologist",
-                          "surgeon", "psychiatrist", "pharmacist", "they", "he", "she", "hospital", "clinic"})
+_PRESCRIBERS = LEX.words("medicines.prescribers")
 
 
 def _prescriber(st) -> bool:

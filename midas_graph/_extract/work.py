@@ -263,7 +263,7 @@ def h_promote(w, v, st, pol, tense, tv) -> None:
     subj = w.subject(st)
     if subj is None or not subj.person or pol == "negate":
         return
-    w.ctx.state["promoted"] = subj  # a title may follow as a fragment
+    w.ctx.state["new_job"] = subj  # a title may follow as a fragment
     for p in _children(v, "prep"):
         po = _child(p, "pobj")
         if p.lower_ == "to" and po is not None:
@@ -506,7 +506,7 @@ def promotion_title(w, sent) -> None:
     a fragment that is a job ("Senior designer as of today.", "Team lead now.",
     "Quality Assurance Specialist, I start on 1 September."), from the day the
     turn says it starts, else as the fragment dates it."""
-    subj = w.ctx.state.pop("promoted", None)
+    subj = w.ctx.state.pop("new_job", None)
     if subj is None or any(c.subject == subj.name and c.attribute == "job_title" for c in w.ctx.claims):
         return
     root = sent.root
@@ -574,11 +574,14 @@ def job_news(w, sent) -> None:
     I start on 1 September": the speaker has a new job, whose title a later
     fragment of the turn may give (:func:`promotion_title`). An offer alone is
     no job: only in a turn with a yes or the day it starts, and none undecided."""
-    if not JOB_NEWS or _is_question_like(sent) or _UNDECIDED.search(w.text):
+    if not JOB_NEWS or _is_question_like(sent):
         return
     text = sent.text.strip()
-    if _NEWS_DONE.search(text) or _NEWS_OFFER.search(text) and (_YES.search(w.text) or _start_date(w) is not None):
-        w.ctx.state["promoted"] = Subj(w.ctx.speaker, True, 0.9, True, None)
+    done = _NEWS_DONE.search(text)
+    if not (done or _NEWS_OFFER.search(text)) or _UNDECIDED.search(w.text):
+        return
+    if done or _YES.search(w.text) or _start_date(w) is not None:
+        w.ctx.state["new_job"] = Subj(w.ctx.speaker, True, 0.9, True, None)
 
 
 def title_fragment(w, sent) -> None:
@@ -719,8 +722,7 @@ def offer_taken(w, sent) -> None:
         return
 
 
-#: the last word of a school's name, besides ``work.school_objects``
-_FIRST_DAY_SCHOOLS = frozenset({"primary", "elementary", "academy", "nursery", "daycare", "preschool", "high"})
+_FIRST_DAY_SCHOOLS = LEX.words("work.first_day_schools")
 #: "last day at camp/home/sea": a bare noun that names no employer
 _LAST_DAY_NOT_EMPLOYER = frozenset({"camp", "home", "sea", "church", "the", "gym", "hospital", "rehab", "practice",
                                    "training", "summer", "college", "school", "uni", "university", "kindergarten"})
