@@ -34,6 +34,7 @@ from . import _people
 from ._asked import EARLIEST, LATEST, AskedTime
 from ._asked import place as place_time
 from ._entities import linked
+from ._extract.casing import is_first_name
 from ._query import QueryInfo, analyze, asked_part, nothing_known, person_names_out, said_as
 from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
@@ -212,6 +213,12 @@ TEXT_MENTIONS = True
 COLD_TURNS = True
 
 
+#: Asked of a person and of something else ("when did Lukas start at
+#: Kontor?"), a line grounds only if it is that person's: a belief of theirs,
+#: a turn they said or one naming them ("start at Kontor 01.10.", the asker's
+#: own news, does not). Not between two asked people who both speak: what
+#: one says is said to the other (BETWEEN).
+PERSON_ASKED = True
 #: A question that names someone and asks nothing more ("Who is Dave?",
 #: "Tell me about Holly") is answered by any belief of theirs or any statement
 #: they made (or, if they never speak, one that names them): the asked
@@ -805,6 +812,22 @@ def _addressee(text: str, who: str, prev: str | None, named) -> str | None:
     return prev if prev != who else None
 
 
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+#: the asked person (masked as NUL) is the one the question's verb is of:
+#: "when did \0 start at Kontor?", not "where was \0's op?" nor "\0 and me"
+_ASKED_SUBJECT = re.compile(r"\b(?:did|does|do|is|was|has|had|will|would|can|could)\s+\x00(?!['\u2019]|\s+and\b)",
+                            re.I)
+
+
+def _is_person(e) -> bool:
+    """Whether an entity is a person: tagged one, or named by one word that
+    is a first name and no place ("Lukas", which the small model tags an
+    organisation in "Lukas agrees (Lukas = our senior dev btw ...)")."""
+    if e.kind == "PERSON":
+        return True
+    return e.kind not in _PLACES and is_first_name(e.name)
+
+
 def _focus_keys(group_id: str, focus) -> dict[str, set[str]]:
     """Per asked entity (by name), the alias keys it may speak under: its name
     and its aliases."""
@@ -1069,6 +1092,28 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         return (not strict or silent) and (any(e.id in s for s in mention_sets.values()) or (
             names_re is not None and names_re.search(e.content) is not None))
 
+    # asked of a person and of something else ("when did Lukas start at Kontor?"): a
+    # line grounds only if it is that person's (PERSON_ASKED)
+    term_words = {t.casefold() for t in info.terms}
+    persons = [(e.id, focus_keys[e.name], spelled)
+               for e in focus_entities if _is_person(e) and e.name.casefold() not in term_words
+               and not (speaker and alias_key(group_id, speaker) in focus_keys[e.name])
+               and (spelled := re.compile(r"\b(?:" + "|".join(
+                   re.escape(n) for n in sorted({e.name, *e.aliases}, key=len, reverse=True)) + r")\b", re.I))
+               and _ASKED_SUBJECT.search(spelled.sub("\x00", query))
+               ] if PERSON_ASKED and len(focus_entities) >= 2 and not between else []
+
+    def about_persons(h: Hit) -> bool:
+        """The line is of every person asked (PERSON_ASKED)."""
+        for pid, keys, spelled in persons:
+            if h.fact is not None:
+                if pid not in (h.fact.subject_id, h.fact.object_id):
+                    return False
+            elif not (alias_key(group_id, h.episode.speaker) in keys or h.episode.id in mention_sets.get(pid, ())
+                      or spelled.search(h.episode.content)):
+                return False
+        return True
+
     def item_words(h: Hit) -> str:
         if h.fact is None:
             asked = _question_answered(idx, h.id, h.text)
@@ -1214,7 +1259,7 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             then = bool(spans) and said_then(h)
             if then:
                 then_any = max(then_any, fit)
-            if strict and (
+            if strict and about_persons(h) and (
                     h.kind == "fact" or not OWN_WORDS or between or _says_own(
                         info, h.text, len(focus_ids) == 1 and alias_key(group_id, h.episode.speaker) in said_by)
             ) and not (
@@ -1332,7 +1377,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
     if trace is not None:
         trace.append({"decision": True, "self_topic": self_topic, "role_told": role_told, "names": info.names,
                       "terms": info.terms, "nouns": info.nouns,
-                      "given": info.given, "focus_ids": len(focus_ids), "best_any": round(best_any, 3),
+                      "given": info.given, "focus_ids": len(focus_ids),
+                      "persons": len(persons), "best_any": round(best_any, 3),
                       "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
                       "unsaid": unsaid, "grounded": grounded})
     gap = None

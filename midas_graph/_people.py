@@ -144,6 +144,19 @@ _AFFIRM = re.compile(r"^\W*(?:(?:s?he|they)\s+(?:is|are|was)|that['’]?s\s+(?:r
                      r"|sure\s+(?:is|was|are)|mhm+|uh[- ]huh|absolutely|definitely|of course)\s*(?:[,.!;:—–-]|$)", re.I)
 
 
+#: "Is Aoife your sister?" - "younger sister yeah.": an answer that opens by
+#: saying the asked role again (within this many words) and says no "no"
+_RESTATE_WITHIN = 3
+_NO = frozenset({"no", "nope", "nah", "not", "n't", "never"})
+
+
+def _restates(sent, role: str) -> bool:
+    """Whether an answer opens by saying ``role`` again and denies nothing."""
+    words = [t for t in sent if not t.is_punct]
+    return any(fold(t.text) == role or fold(t.lemma_) == role for t in words[:_RESTATE_WITHIN]) \
+        and not any(t.lower_ in _NO for t in sent)
+
+
 def fold(text: str) -> str:
     """Case and accents folded, whitespace collapsed ("Fiancée" -> "fiancee")."""
     if text.isascii():  # nothing to decompose (about 40 calls per ingested turn)
@@ -822,7 +835,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                         link(more[0], asked_name, sent, "answer")
             elif said_role is not None:  # "the girlfriend", "me brother"
                 link(role_name(speaker, said_role), asked_name, first, "answer")
-            elif asked_role and kind == "your" and (first[0].lower_ in _YES or _AFFIRM.match(first.text)):
+            elif asked_role and kind == "your" and (first[0].lower_ in _YES or _AFFIRM.match(first.text)
+                                                    or _restates(first, asked_role)):
                 link(role_name(speaker, asked_role), asked_name, first, "answer")
             else:  # "she's my sister", "he is my manager"
                 for r in roles:

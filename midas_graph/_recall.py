@@ -40,7 +40,7 @@ import numpy as np
 
 from . import _people
 from ._entities import cluster, linked
-from ._extract.casing import _english, places
+from ._extract.casing import _english, is_first_name, places
 from ._query import QueryInfo, analyze, asked_part, said_as
 from ._store import alias_key, document, episode_document, is_long, passage_spans, sentence_documents
 from ._types import Entity, Episode, Fact
@@ -92,6 +92,11 @@ KIN = True
 #: A question typed without capitals gets the capitals of the people the
 #: memory knows before it is parsed (:meth:`Recaller.cased_question`).
 QUESTION_NAMES = True
+#: ... and the capital of a word that is a first name (``casing.is_first_name``)
+#: the memory does not know and no place of the place table is ("hilliard"),
+#: so that the question is of someone unknown ("where is priya moving?"
+#: abstains) and not of the words "priya" and "moving".
+QUESTION_FIRST_NAMES = True
 
 
 @lru_cache(maxsize=1)
@@ -1094,7 +1099,11 @@ class Recaller:
             if len(base) > 1 and base not in STOP_WORDS:
                 spots.setdefault(alias_key(group_id, base), []).append((m.start(), m.start() + len(base)))
         chars = list(query)
-        for k in self._known_persons(spots, group_id):
+        known = self._known_persons(spots, group_id)
+        if QUESTION_FIRST_NAMES:  # "where is priya moving?": a first name, known or not, is a name
+            words = {k: query[a:b] for k, places_ in spots.items() for a, b in places_[:1]}
+            known += [k for k, w in words.items() if k not in known and is_first_name(w) and w not in places()]
+        for k in known:
             for start, end in spots[k]:
                 # each part: "mei-ling" -> "Mei-Ling" (a lower-case part after a hyphen is tagged a noun)
                 for j in [start, *(i + 1 for i in range(start, end - 1) if query[i] == "-")]:
@@ -1213,15 +1222,20 @@ class Recaller:
 
 #: A one-word name the small model labelled a place or an organisation
 #: ("Marcus is on nights again": GPE) that is no place the place table knows
-#: and no English word is taken for a person's name when a question typed in
-#: lower case asks by it (``Recaller.cased_question``, ``known_people``).
+#: and no English word, or an entity of a kind other than a place named by a
+#: first name that is no place (``casing.is_first_name``: "Lukas" tagged ORG), is taken for a
+#: person's name when a question typed in lower case asks by it (``Recaller.cased_question``, ``known_people``).
 MISLABELLED_NAMES = True
 _MISLABEL_KINDS = frozenset({"GPE", "LOC", "ORG", "NORP", "FAC", "PRODUCT"})
+_PLACE_KINDS = frozenset({"GPE", "LOC", "FAC"})
 
 
 def _first_name_mislabelled(entity) -> bool:
     name = entity.name
-    if not MISLABELLED_NAMES or entity.kind not in _MISLABEL_KINDS or not name.isalpha() \
+    if not MISLABELLED_NAMES or entity.kind == "PERSON" or not name.isalpha() \
             or not name[:1].isupper() or not name[1:].islower() or len(name) < 3:
         return False
-    return name.casefold() not in places() and name.casefold() not in _english()
+    if name.casefold() in places():  # "Hilliard" (tagged PRODUCT) is a town before it is a name
+        return False
+    return entity.kind not in _PLACE_KINDS and is_first_name(name) or (
+        entity.kind in _MISLABEL_KINDS and name.casefold() not in _english())

@@ -98,6 +98,11 @@ def test_a_name_in_a_name_slot_takes_a_capital_and_the_group_remembers_it(monkey
     "my wife is pregnant" keep their words."""
     import midas_graph._extract.casing as casing_mod
 
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("my manager derek says my memory is a sieve", speaker="Ling")
+        mem.add_episode("reorg 🙃 my new manager is anjali, derek moved to the payments team", speaker="Ling")
+        assert [f.value for f in mem.as_of("Ling", "manager")] == ["Anjali"]
+    monkeypatch.setattr(casing_mod, "FIRST_NAMES", False)  # the slots alone ("derek" is cased as a first name)
     c = Casing()
     assert c.restore("reorg 🙃 my new manager is anjali, derek moved") == "reorg 🙃 my new manager is Anjali, derek moved"
     assert c.restore("anjali is great actually") == "Anjali is great actually"  # remembered
@@ -106,10 +111,6 @@ def test_a_name_in_a_name_slot_takes_a_capital_and_the_group_remembers_it(monkey
     for same in ("my brother is home", "my wife is pregnant", "my manager said no", "the manager. anjali",
                  "my manager. anjali said hi"):  # a sentence ends between them
         assert Casing().restore(same) == same
-    with Memory(engine=ENGINE, clock=StepClock()) as mem:
-        mem.add_episode("my manager derek says my memory is a sieve", speaker="Ling")
-        mem.add_episode("reorg 🙃 my new manager is anjali, derek moved to the payments team", speaker="Ling")
-        assert [f.value for f in mem.as_of("Ling", "manager")] == ["Anjali"]
     monkeypatch.setattr(casing_mod, "NAME_SLOTS", False)
     assert Casing().restore("my new manager is anjali") == "my new manager is anjali"
 
@@ -136,4 +137,44 @@ def test_a_name_the_speaker_gives_themselves_takes_a_capital(monkeypatch):
         ctx = mem.context("when does aarav's passport expire?", speaker="user")
         assert not ctx.abstain and "march 2025" in ctx.text
     monkeypatch.setattr(casing_mod, "SELF_NAMES", False)
+    monkeypatch.setattr(casing_mod, "FIRST_NAMES", False)  # "aarav" is a first name too
     assert Casing().restore("yo. i'm aarav") == "yo. I'm aarav"
+
+
+def test_a_first_name_takes_a_capital_wherever_it_stands(monkeypatch):
+    """"kate's pregnant!!", "steph's off to perth": a word that a first-name
+    list knows (faker's locales, the nicknames table) and that is no English
+    word is a name in a lower-case turn, however it stands; accents are read
+    whole ("tomás"). Kept small: English words and their plurals ("3 miles"),
+    chat words ("back to uni"), months ("due april"), a noun-name after an
+    article ("the robin's"), a name that is also a big city ("austin"), a
+    word the group writes small in its cased turns."""
+    import midas_graph._extract.casing as casing_mod
+
+    c = Casing()
+    assert c.restore("kate's pregnant!! due april. mum's beside herself") == \
+        "Kate's pregnant!! due april. mum's beside herself"
+    assert c.restore("steph's off to perth. ugh.") == "Steph's off to Perth. ugh."
+    assert c.restore("ok so tomás (the guy from capoeira) asked me out") == \
+        "ok so Tomás (the guy from capoeira) asked me out"
+    assert c.restore("kids r mateo (8) and lucy (4)") == "kids r Mateo (8) and Lucy (4)"
+    for same in ("ran 3 miles today, back to uni tmrw", "the robin's already found it", "a cup of tea after",
+                 "austin. been here since 2019", "2-3 wks max", "zion already drew on a wall", "this lady at the mall"):
+        assert Casing().restore(same) == same
+    cased = Casing()
+    cased.learn("Ask the marcus team.")  # the group writes it small
+    assert cased.restore("marcus is on nights again") == "marcus is on nights again"
+    monkeypatch.setattr(casing_mod, "FIRST_NAMES", False)
+    assert Casing().restore("kate's pregnant!!") == "kate's pregnant!!"
+
+
+def test_a_person_named_only_in_lower_case_is_known_and_asked_by():
+    """A lower-case chat that never capitalises "steph": she becomes a person,
+    a lower-case question finds her move, and a question of someone never
+    mentioned still abstains."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        mem.add_episode("steph's moving to perth next month, ugh", speaker="dana", reference_time="2024-08-01T10:00")
+        assert "Steph" in {e.name for e in mem.entities()}
+        ctx = mem.context("where is steph moving?", speaker="dana")
+        assert not ctx.abstain and "perth" in ctx.text.lower()
+        assert mem.context("where is priya moving?", speaker="dana").abstain

@@ -725,3 +725,14 @@ def test_inverted_table_refuses_a_word_under_two_values():
         lex.inverse("people.relations")
     with pytest.raises(KeyError, match="people.toml has no 'pets'"):
         lex.words("people.pets")
+
+
+def test_a_name_with_s_for_is_is_the_subject_not_a_possessive():
+    """"Steph's moving to Perth": the small model tags the "'s" a possessive,
+    but it is "is" (the verb has no "be" of its own), so the claim is Steph's
+    move, not one of "Steph's"; "I'm the head chef at Luigi's" keeps the
+    name of the restaurant."""
+    claims = extract("Steph's moving to Perth next month, ugh", speaker="Dana", reference_time=REF).claims
+    assert [(c.subject, c.attribute, c.value) for c in claims] == [("Steph", "lives_in", "Perth")]
+    claims = extract("I'm the head chef at Luigi's", speaker="Dana", reference_time=REF).claims
+    assert ("employer", "Luigi's") in {(c.attribute, c.value) for c in claims}

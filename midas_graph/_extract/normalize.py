@@ -117,3 +117,21 @@ def repair_dates(doc) -> None:
             out.append(e)
     if changed:
         doc.ents = out
+
+
+def repair_names(doc, names: set[str]) -> None:
+    """Words a lower-case turn had cased as first names (``casing.Casing``)
+    that the parser still read as common nouns ("Aoife says I need ..." at a
+    sentence start: a noun, no entity) are proper nouns and people, so that
+    the people and their pronouns are read as for any name."""
+    if not names:
+        return
+    from spacy.tokens import Span
+
+    added = []
+    for t in doc:
+        if t.ent_iob_ == "O" and t.text[:1].isupper() and t.lower_ in names and t.pos_ in ("NOUN", "PROPN", "X", "ADJ"):
+            t.pos_ = "PROPN"
+            added.append(Span(doc, t.i, t.i + 1, label="PERSON"))
+    if added:
+        doc.ents = sorted([*doc.ents, *added], key=lambda e: e.start)

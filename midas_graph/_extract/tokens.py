@@ -125,10 +125,19 @@ def _ent_of(t):
 _KIN_TITLES = LEX.words("people.kin_titles")
 
 
+def _is_contracted(t) -> bool:
+    """"Steph's moving to Perth": the "'s" the tagger took for a possessive
+    is "is" — the name is the subject of a verb that has no "be" of its own
+    ("Luigi's is closing" keeps "Luigi's")."""
+    head = t.head
+    return t.dep_ in ("nsubj", "nsubjpass") and head.pos_ != "AUX" and head.lemma_ != "be" and head.i > t.i + 1 \
+        and not any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in head.children)
+
+
 def _name_tokens(t) -> list:
     """The proper-name span headed by t: compounds, flat names, "of" names."""
     toks = [t]
-    if t.dep_ != "poss":
+    if t.dep_ != "poss" and not _is_contracted(t):
         toks.extend(c for c in t.children if c.dep_ == "case" and c.i == t.i + 1)
     for c in t.children:
         if c.dep_ in ("compound", "flat", "nmod") and c.i < t.i and (c.pos_ in ("PROPN", "NUM") or c.text[:1].isupper()):
@@ -162,7 +171,8 @@ def _name_tokens(t) -> list:
 
 def _name_text(t) -> str:
     text = _text(_name_tokens(t))
-    if t.dep_ != "poss" and any(c.dep_ == "case" and c.lower_ in ("'s", "’s") for c in t.children):
+    if t.dep_ != "poss" and not _is_contracted(t) and any(c.dep_ == "case" and c.lower_ in ("'s", "’s")
+                                                          for c in t.children):
         return text.strip()  # "I'm the head chef at Luigi's"
     return re.sub(r"\s*'s$", "", text).strip()
 
