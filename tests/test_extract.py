@@ -736,3 +736,25 @@ def test_a_name_with_s_for_is_is_the_subject_not_a_possessive():
     assert [(c.subject, c.attribute, c.value) for c in claims] == [("Steph", "lives_in", "Perth")]
     claims = extract("I'm the head chef at Luigi's", speaker="Dana", reference_time=REF).claims
     assert ("employer", "Luigi's") in {(c.attribute, c.value) for c in claims}
+
+
+def test_a_name_starts_at_its_first_capital(nlp):
+    """"dinner w Tessa (my gf) tonight" is one ORG "dinner w Tessa" to the
+    small model; the entity is Tessa (normalize.trim_names). Particles and
+    initials of a name stay ("Juan de la Cruz", "J.K. Rowling")."""
+    from midas_graph._extract.normalize import trim_names
+
+    for text, before, after in [("dinner w Tessa (my gf) tonight", "dinner w Tessa", "Tessa"),
+                                ("Glad it helped ya, Melanie!", "ya, Melanie", "Melanie")]:
+        doc = nlp(text)
+        assert before in {e.text for e in doc.ents}
+        trim_names(doc)
+        assert after in {e.text for e in doc.ents} and before not in {e.text for e in doc.ents}
+    for text in ("I met Juan de la Cruz yesterday", "a quote by J.K. Rowling that I like"):
+        doc = nlp(text)
+        names = {e.text for e in doc.ents}
+        trim_names(doc)
+        assert {e.text for e in doc.ents} == names
+    mentions = extract("dinner w Tessa (my gf) tonight, she just got a job at Arup", speaker="Dana",
+                       reference_time=REF).mentions
+    assert not any(" w " in m.name for m in mentions)

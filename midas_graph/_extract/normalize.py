@@ -135,3 +135,28 @@ def repair_names(doc, names: set[str]) -> None:
             added.append(Span(doc, t.i, t.i + 1, label="PERSON"))
     if added:
         doc.ents = sorted([*doc.ents, *added], key=lambda e: e.start)
+
+
+#: lower-case words a name may open with ("de la Cruz", "van Gogh")
+_NAME_PARTICLES = frozenset("de del della der di da das dos du la le van von ten ter bin al el st".split())
+
+
+def trim_names(doc) -> None:
+    """A name the small model ran on from the lower-case words before it
+    ("dinner w Tessa" is one ORG to it, "mtg w/ Lennart"): the entity starts
+    at its first capitalised word. Particles of a name stay ("de la Cruz")."""
+    from spacy.tokens import Span
+
+    out, changed = [], False
+    for e in doc.ents:
+        k = 0
+        if e.label_ in ("PERSON", "ORG", "GPE", "NORP", "FAC", "LOC"):
+            while k < len(e) - 1 and not any(c.isupper() for c in e[k].text) and e[k].lower_ not in _NAME_PARTICLES:
+                k += 1
+        if k and e[k].text[:1].isupper():
+            out.append(Span(doc, e.start + k, e.end, label=e.label_))
+            changed = True
+        else:
+            out.append(e)
+    if changed:
+        doc.ents = out
