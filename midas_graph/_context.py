@@ -36,7 +36,7 @@ from ._asked import place as place_time
 from ._entities import linked
 from ._extract.casing import is_first_name
 from ._query import QueryInfo, analyze, asked_part, nothing_known, person_names_out, said_as
-from ._recall import _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
+from ._recall import _PLACE_KINDS, _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
 from ._types import SAID, Episode, Fact
 
@@ -812,7 +812,6 @@ def _addressee(text: str, who: str, prev: str | None, named) -> str | None:
     return prev if prev != who else None
 
 
-_PLACES = frozenset({"GPE", "LOC", "FAC"})
 #: the asked person (masked as NUL) is the one the question's verb is of:
 #: "when did \0 start at Kontor?", not "where was \0's op?" nor "\0 and me"
 _ASKED_SUBJECT = re.compile(r"\b(?:did|does|do|is|was|has|had|will|would|can|could)\s+\x00(?!['\u2019]|\s+and\b)",
@@ -825,7 +824,7 @@ def _is_person(e) -> bool:
     organisation in "Lukas agrees (Lukas = our senior dev btw ...)")."""
     if e.kind == "PERSON":
         return True
-    return e.kind not in _PLACES and is_first_name(e.name)
+    return e.kind not in _PLACE_KINDS and is_first_name(e.name)
 
 
 def _focus_keys(group_id: str, focus) -> dict[str, set[str]]:

@@ -38,10 +38,10 @@ from __future__ import annotations
 
 import datetime as _dt
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 from ._extract.casing import Casing, places
+from ._extract.normalize import fold
 from ._extract.subjects import _KIN_CAPITAL_ONLY
 from ._extract.subjects import _KIN_CLASSES as _KIN_NAME_CLASSES  # one list: what extraction reads bare too
 from ._extract.tokens import in_law, name_span
@@ -155,14 +155,6 @@ def _restates(sent, role: str) -> bool:
     words = [t for t in sent if not t.is_punct]
     return any(fold(t.text) == role or fold(t.lemma_) == role for t in words[:_RESTATE_WITHIN]) \
         and not any(t.lower_ in _NO for t in sent)
-
-
-def fold(text: str) -> str:
-    """Case and accents folded, whitespace collapsed ("Fiancée" -> "fiancee")."""
-    if text.isascii():  # nothing to decompose (about 40 calls per ingested turn)
-        return " ".join(text.casefold().split())
-    text = unicodedata.normalize("NFKD", text)
-    return " ".join("".join(c for c in text if not unicodedata.combining(c)).casefold().split())
 
 
 def role_class(word: str) -> tuple[str, str, bool] | None:

