@@ -177,6 +177,8 @@ def test_an_age_said_in_words_is_an_age(mem):
     ("finally sold the Skoda", []),                              # no subject, as chat says it
     ("sold the Skoda and bought a Honda Jazz.", ["Honda Jazz"]),
     ("traded the Skoda in for a Honda Jazz", ["Honda Jazz"]),
+    ("Traded in the Skoda for a Honda Jazz.", ["Honda Jazz"]),     # "in" read as a preposition
+    ("sold the Skoda and I'm getting a Honda Jazz", ["Honda Jazz"]),  # a car being got
     ("I just bought a Honda Jazz", ["Honda Jazz", "Skoda Octavia"]),  # a second car: both held
     ("my sister sold her car", ["Skoda Octavia"]),               # hers, not the speaker's
 ])

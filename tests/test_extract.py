@@ -701,6 +701,7 @@ def test_every_lexicon_key_is_read():
     _praise_words()  # "great job!" names no job
     _irregular_past()  # "what year did Bram die?" -> "what year Bram died" (an abstention's reason)
     midas_graph._extract.casing.places()  # place names and their short forms, read on first use
+    midas_graph._extract.casing.first_names()  # the words no first name is, read on first use
     from midas_graph._revise import _end_words
 
     _end_words(), _end_words("end_after_words")  # what ends a statement's value (revision, on first use)
@@ -736,6 +737,13 @@ def test_a_name_with_s_for_is_is_the_subject_not_a_possessive():
     assert [(c.subject, c.attribute, c.value) for c in claims] == [("Steph", "lives_in", "Perth")]
     claims = extract("I'm the head chef at Luigi's", speaker="Dana", reference_time=REF).claims
     assert ("employer", "Luigi's") in {(c.attribute, c.value) for c in claims}
+    # the "'s" read as a possessive of the verb ("working" VERB with a poss), or of a noun
+    # ("living" NOUN: walker._noun_read_verb); "Marisol's living room" and "Jane's cooking" are things
+    for text, want in [("Steph's working at Acme now.", [("Steph", "employer", "Acme")]),
+                       ("Marisol's living in Denver now.", [("Marisol", "lives_in", "Denver")]),
+                       ("Marisol's living room is huge.", []), ("Jane's cooking was great.", [])]:
+        claims = extract(text, speaker="Dana", reference_time=REF).claims
+        assert [(c.subject, c.attribute, c.value) for c in claims] == want, text
 
 
 def test_a_name_starts_at_its_first_capital(nlp):

@@ -438,5 +438,12 @@ def test_medicines_taken_stopped_and_their_doses(monkeypatch):
     assert {t[1:4] for t in _dated("I stopped taking sertraline.")} == {("medication", "sertraline", C)}
     assert _dated("Marrakech moved again, now April 12.") == set()
     assert not [t for t in _dated("She is on warfarin.") if t[0] == "u"]
+    # a switch: "to" the one taken, "from" (and "tapering") the one no longer; "allergic to" is none
+    assert {t[1:4] for t in _dated("neuro switching me to candesartan 8mg. tapering propranolol over 2 wks")} == {
+        ("medication", "candesartan", A), ("candesartan_dose", "8mg", A), ("medication", "propranolol", C)}
+    assert {t[1:4] for t in _dated("The GP changed my pill from amlodipine to losartan.")} == {
+        ("medication", "amlodipine", C), ("medication", "losartan", A)}
+    assert not [t for t in _dated("I'm allergic to amoxicillin, they found out when I moved to Leeds.")
+                if t[1] == "medication"]
     monkeypatch.setattr(medicines_mod, "MEDICINES", False)
     assert _dated("They put me on insulin.") == set()

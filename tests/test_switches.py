@@ -39,6 +39,10 @@ SWITCHES = [
     ("I take my car to Kwik Fit instead of Halfords now.", "Kwik Fit", "Halfords"),
     ("Instead of Evernote I use Obsidian.", "Obsidian", "Evernote"),
     ("These days Marta walks our dog, not Kasia.", "Marta", "Kasia"),
+    ("Traded in the Corolla for a Mazda.", "Mazda", "Corolla"),      # the particle read as a preposition
+    ("I swapped out the Nespresso for a Moka pot.", "Moka pot", "Nespresso"),
+    ("Finally out of Hull, we're in Whitby now.", "Whitby", "Hull"),  # a place left, the speaker in another
+    ("We finally left Hull! We're in Whitby now.", "Whitby", "Hull"),
 ]
 
 
@@ -65,6 +69,9 @@ def test_a_thing_moved_is_no_move_of_home(nlp):
     "I went from the office to the gym.",          # a place to a place
     "I left my keys for the cleaner.",             # leave ... for: names only
     "Instead of worrying I went for a run.",       # no value replaced
+    "Got out of Hull for the weekend, we're in Whitby now.",  # a trip
+    "I left Initech, I'm in Whitby now.",          # a place is no employer
+    "Out of Hull at last. Are we in Whitby now?",  # a question
 ])
 def test_no_switch_where_nothing_is_replaced(nlp, text):
     assert not any(c[1] == "" and c[3] for c in claims(nlp, text)), claims(nlp, text)
@@ -149,6 +156,24 @@ def test_a_switch_ends_the_held_value_under_its_own_attribute(models_mem):
     # the old value was true until the switch: as of April it is still the bank
     april = sorted(str(f.value) for f in mem.as_of("Imke", "bank_with", valid_at="2024-04-01"))
     assert april == ["Starling"]
+
+
+def test_a_car_traded_for_another_is_the_car_now(nlp):
+    """A vehicle traded for another ends and the new one is the car, held
+    or not before (the switch alone acts only on a held value)."""
+    got = claims(nlp, "We traded the Civic in for a Tesla.")
+    assert {("Imke", "car", "Tesla", None, False, False), ("Imke", "", "Tesla", "Civic", True, False)} <= got, got
+    assert not any(c[1] == "car" for c in claims(nlp, "I swapped Deezer for Qobuz."))
+
+
+@pytest.mark.engine
+def test_a_home_left_for_another_place_moves_the_speaker(models_mem):
+    mem = models_mem
+    mem.add_episode("I live in Hull.", speaker="Imke", reference_time="2024-03-01")
+    r = mem.add_episode("Finally out of Hull, we're in Whitby now.", speaker="Imke", reference_time="2024-05-01")
+    assert cur(mem, "Imke", "lives_in") == ["Whitby"]
+    assert [f.value for f in r.superseded] == ["Hull"]
+    assert mem.check() == []
 
 
 @pytest.mark.engine

@@ -15,6 +15,7 @@ words before it; the taker is the speaker when the clause says "I" or "me"
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 from .lexicon import LEX
 from .subjects import Subj, subject_token
@@ -28,6 +29,7 @@ _CHANGES = LEX.words("medicines.dose_changes")
 _DOSE = re.compile(r"^(\d+(?:\.\d+)?)\s*(" + "|".join(map(re.escape, sorted(_UNITS, key=len, reverse=True))) + r")?$",
                    re.I)
 _NOT_MEDICINES = LEX.words("medicines.not_medicines")
+_SWITCH = LEX.words("medicines.switch_verbs")
 #: how many words before a medicine a word of taking or ending may stand
 _WINDOW = 4
 #: Read medicines (the sentence pattern :func:`medicines`).
@@ -94,6 +96,17 @@ def _dose(w, t) -> tuple[str, list] | None:
     return None
 
 
+def _switch_cue(window):
+    """The nearest "to" / "onto" / "from" of ``window`` that a switching verb
+    governs ("switching me to candesartan", "changed my pill from amlodipine
+    to losartan"), or None ("allergic to penicillin")."""
+    for x in reversed(window):
+        if x.lower_ in ("to", "onto", "from") and x.pos_ == "ADP" and any(
+                a.lemma_.lower() in _SWITCH and a.pos_ == "VERB" for a in islice(x.ancestors, 3)):
+            return x
+    return None
+
+
 def medicines(w, sent) -> None:
     """The sentence pattern (``verbs.sentence_patterns``); see the module."""
     if not MEDICINES:
@@ -103,6 +116,9 @@ def medicines(w, sent) -> None:
             continue
         window = list(t.doc[max(sent.start, t.i - _WINDOW):t.i])
         cue = next((x for x in reversed(window) if x.lower_ in _TAKEN | _ENDED), None)
+        switch = _switch_cue(window)
+        if switch is not None and (cue is None or switch.i > cue.i):
+            cue = switch
         dose = _dose(w, t)
         if cue is None and dose is not None and any(
                 x.lower_ in _CHANGES for x in t.doc[max(sent.start, t.i - _WINDOW):min(sent.end, t.i + 4)]):
@@ -113,7 +129,8 @@ def medicines(w, sent) -> None:
         if taker is None:
             continue
         # "stopped taking sertraline": the taking is what stopped
-        ended = cue.lower_ in _ENDED or cue.i > sent.start and t.doc[cue.i - 1].lower_ in _ENDED
+        ended = cue.lower_ in _ENDED or cue is switch and cue.lower_ == "from" \
+            or cue.i > sent.start and t.doc[cue.i - 1].lower_ in _ENDED
         v = cue.head if cue.head.pos_ in ("VERB", "AUX") else t.head
         w.emit(taker, "medication", t.lower_, v=v, pol="cease" if ended else "assert", tense="present", tv=v,
                value_toks=[t], conf=0.9, rule="medicine_off" if ended else "medicine_on", past_means_cease=False)

@@ -228,3 +228,6 @@ def h_get(w, v, st, pol, tense, tv) -> None:
         return
     if prt is None and tense in ("past", "perfect"):
         acquire(w, subj, o, v, pol, t_eff, tv, rule="get_has")
+    elif prt is None and tense == "progressive" and pol == "assert":
+        # "sold the Skoda and I'm getting a Honda Jazz": a car being got is the one driven from now
+        car_claim(w, subj, o, v, pol, tv, rule="getting_car")

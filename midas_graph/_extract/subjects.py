@@ -142,6 +142,10 @@ def subject_token(v):
         # "Tim works at Meta": the parser sometimes makes a sentence-initial name an npadvmod
         if c.dep_ == "npadvmod" and c.i < v.i and c.i == c.sent.start and c.pos_ == "PROPN" and c.ent_type_ == "PERSON":
             return c
+        # "Steph's working at Acme now": the "'s" (is) read as a possessive of the verb
+        if c.dep_ == "poss" and c.pos_ == "PROPN" and v.pos_ == "VERB" and c.i + 2 == v.i \
+                and v.doc[c.i + 1].lower_ in ("'s", "’s") and v.tag_ == "VBG":
+            return c
     if _dropped_subject(v):
         return _Implicit(v)
     h = v

@@ -24,14 +24,18 @@ from __future__ import annotations
 
 import re
 
+from .casing import places
 from .claims import Claim
+from .clauses import _polarity, _verb_tense
 from .lexicon import LEX
+from .possessions import car_claim, vehicle
 from .subjects import Subj, subject_token
 from .tokens import _child, _children, _is_name, _np_text, attr_key, thing_key
 
 _FROM_TO = LEX.words("switches.from_to_verbs")
 _PURE = LEX.words("switches.pure_switch_verbs")
 _FOR = LEX.table("switches.for_verbs")
+_PARTICLES = LEX.words("switches.for_verb_particles")
 _DROP = LEX.words("switches.drop_verbs")
 _KIND = LEX.words("switches.kind_verbs")
 _ONE_AT_A_TIME = LEX.words("switches.one_at_a_time")
@@ -168,6 +172,8 @@ def swap_for(w, sent) -> None:
         if not preps:
             continue
         old = _child(v, "dobj")
+        if old is None:  # "Traded in the Corolla for a Mazda": the particle read as a preposition
+            old = next((_pobj(p) for p in _children(v, "prep") if p.lower_ in _PARTICLES and p.i == v.i + 1), None)
         if old is None:
             continue
         p = next((c for h in (v, old) for c in _children(h, "prep") if c.lower_ in preps and c.i > old.i), None)
@@ -177,6 +183,9 @@ def swap_for(w, sent) -> None:
         subj = _subject(w, v)
         if subj is not None:
             _emit(w, subj, old, new, "switch_for")
+            if subj.person and vehicle(new) is not None:  # "traded in the Corolla for a Mazda": a car, held or not
+                car_claim(w, subj, new, v, "assert", v, rule="switch_car")
+                car_claim(w, subj, old, v, "cease", v, rule="switch_car")
 
 
 def _value_tok(toks):
@@ -285,6 +294,58 @@ def switched_kind(w, sent) -> None:
         subj = _subject(w, v)
         if new is not None and subj is not None:
             _change(w, subj, o.lemma_.lower(), new, "switched_kind")
+
+
+_TRIP = re.compile(r"\b(?:" + "|".join(map(re.escape, LEX.ordered("switches.trip_words"))) + r")\b", re.I)
+
+
+def _placeish(t) -> bool:
+    """A place by its entity kind, or a name GeoNames knows as one (the small
+    model calls Hull a person and Whitby an organisation)."""
+    return _place(t) or _np_text(t).casefold() in places()
+
+
+def _left_place(w, sent):
+    """The place a sentence of the speaker's leaves: "out of London",
+    "we finally left London" (a name)."""
+    for t in sent:
+        if t.lower_ == "of" and t.head.lower_ == "out" and t.i == t.head.i + 1:
+            o = _pobj(t)
+        elif t.lemma_.lower() == "leave" and t.pos_ == "VERB" and _verb_tense(t) in ("past", "perfect"):
+            o = _child(t, "dobj")
+            st = subject_token(t)
+            if st is not None and st.lower_ not in ("i", "we"):
+                continue
+        else:
+            continue
+        if o is not None and _is_name(o, w.ctx) and _placeish(o):
+            return o
+    return None
+
+
+def left_for(w, sent) -> None:
+    """ "Finally out of London, we're in Bath now", "We finally left London!
+    We're in Bath now.": a place the speaker leaves, and the speaker in another
+    place in the same turn, replace it. Like every switch this acts only on a
+    value the speaker is known to hold (where they live). A turn of a trip
+    (``switches.trip_words``: "out of London for the weekend") is passed over."""
+    if _TRIP.search(w.text) or sent.text.rstrip().endswith("?"):
+        return
+    ctx = w.ctx
+    for be in sent:
+        if be.lemma_ != "be" or _verb_tense(be) != "present" or _polarity(be) != "assert":
+            continue
+        st = subject_token(be)
+        if st is None or st.lower_ not in ("i", "we"):
+            continue
+        new = next((_pobj(p) for p in _children(be, "prep") if p.lower_ == "in"), None)
+        if new is None or not _is_name(new, ctx) or w.is_time_tok(new) or not _placeish(new):
+            continue
+        old = _left_place(w, sent) or next(
+            (o for s in w.doc.sents if s.start < sent.start for o in [_left_place(w, s)] if o is not None), None)
+        if old is not None:
+            _emit(w, Subj(ctx.speaker, True, 0.8, True, None), old, new, "switch_left_for")
+            return
 
 
 def one_at_a_time(attribute: str) -> bool:

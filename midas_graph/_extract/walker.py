@@ -258,8 +258,9 @@ class Walker:
 
     def predicate(self, v) -> None:
         if v.pos_ not in ("VERB", "AUX") and not (v.lemma_ == "like" and _child(v, "nsubj") is not None):
-            if v.pos_ in ("NOUN", "PROPN", "ADJ"):
-                return
+            said = _noun_read_verb(v)
+            if said is not None:  # "Marisol's living in Denver now": "Marisol is living"
+                self.dispatch(v, said[1], said[0], _polarity(v, self.ctx.contrast_negs), "progressive", None)
             return
         if _hypothetical(v):
             return
@@ -441,6 +442,22 @@ class Walker:
 
     def qualifiers(self, v, value_toks: set, *, share: bool = True):
         return qualifiers(self, v, value_toks, share=share)
+
+
+def _noun_read_verb(v):
+    """``(lemma, subject)`` when the tagger read "<name>'s <verb>ing" as a
+    possessive and a noun ("Marisol's living in Denver now": "living" a noun
+    Marisol owns) and the "-ing" word is a verb of a handler; else None."""
+    if v.pos_ != "NOUN" or v.dep_ != "ROOT" or not v.lower_.endswith("ing") or len(v) < 6:
+        return None
+    st = next((c for c in v.children if c.dep_ == "poss" and c.i < v.i), None)
+    if st is None or st.pos_ != "PROPN" or st.i + 2 != v.i or v.doc[st.i + 1].lower_ not in ("'s", "’s"):
+        return None
+    stem = v.lower_[:-3]
+    for lemma in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None):
+        if lemma and lemma in VERBS:
+            return lemma, st
+    return None
 
 
 def _verb_table() -> dict[str, Callable[..., None]]:
