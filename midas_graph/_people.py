@@ -64,43 +64,14 @@ KNOWN_AS_PERSON = True
 NAME_OF_PRONOUN = True
 
 # role word -> (class, gender: "f" | "m" | "", a person?)
-_ROLE_TABLE = """
-wife spouse f|husband spouse m|spouse spouse -|hubby spouse m|wifey spouse f
-partner partner -|boyfriend partner m|girlfriend partner f|bf partner m|gf partner f
-fiance fiance -|fiancé fiance -|fiancee fiance -|fiancée fiance -
-mother mother f|mom mother f|mum mother f|mommy mother f|mama mother f|ma mother f|mam mother f
-father father m|dad father m|daddy father m|papa father m|pa father m
-parent parent -|parents parents -|brother brother m|bro brother m|sister sister f|sis sister f|sibling sibling -
-son son m|daughter daughter f|kid child -|kids child -|child child -|children child -|baby child -
-grandmother grandmother f|grandma grandmother f|granny grandmother f|nana grandmother f|gran grandmother f
-grandfather grandfather m|grandpa grandfather m|granddad grandfather m|grandad grandfather m
-grandson grandchild m|granddaughter grandchild f|grandchild grandchild -|grandkid grandchild -
-grandchildren grandchild -|grandkids grandchild -
-aunt aunt f|auntie aunt f|uncle uncle m|cousin cousin -|niece niece f|nephew nephew m
-stepmother stepmother f|stepmom stepmother f|stepfather stepfather m|stepdad stepfather m
-stepson stepson m|stepdaughter stepdaughter f|twin twin -|twins twin -
-friend friend -|bestie best_friend -|roommate roommate -|flatmate roommate -|housemate roommate -
-neighbor neighbor -|neighbour neighbor -|boss manager -|manager manager -|supervisor manager -
-coworker coworker -|colleague coworker -|teammate coworker -|mentor mentor -|coach coach -
-teacher teacher -|doctor doctor -|dentist dentist -|therapist therapist -|landlord landlord -
-landlady landlord f|cofounder cofounder -|assistant assistant -|ex ex -|godmother godmother f
-godfather godfather m|godson godchild m|goddaughter godchild f|in-laws in_laws -
-mil mother_in_law f|fil father_in_law m|bil brother_in_law m|sil sister_in_law f
-amá mother f|ama mother f|mamá mother f|mami mother f|maman mother f|mutti mother f|mutter mother f
-mae mother f|mammy mother f|nanna grandmother f|pai father m|irma sister f|irmao brother m
-apá father m|papá father m|papi father m|vater father m
-hermana sister f|hermano brother m|schwester sister f|bruder brother m|sœur sister f|frère brother m
-prima cousin f|primo cousin m|cousine cousin f|tía aunt f|tia aunt f|tío uncle m|tio uncle m|tante aunt f
-onkel uncle m|abuela grandmother f|abuelo grandfather m|abuelita grandmother f|oma grandmother f
-opa grandfather m|nonna grandmother f|nonno grandfather m|novia partner f|novio partner m
-freundin partner f|copine partner f|copain partner m|esposa spouse f|esposo spouse m|hija daughter f
-hijo son m
-"""
 ROLES: dict[str, tuple[str, str]] = {}
-for _row in _ROLE_TABLE.replace("\n", "|").split("|"):
-    if _row.strip():
-        _w, _c, _g = _row.split()
-        ROLES[_w] = (_c, "" if _g == "-" else _g)
+for _c, _words in LEX.table("people.roles").items():  # "wife/f": a role word, its class and gender
+    for _word in _words:
+        _w, _, _g = _word.partition("/")
+        ROLES[fold(_w)] = (_c, _g)
+#: Diminutive endings of Spanish and Portuguese role words, and the ending of the
+#: word they make smaller (folded): irmãozinho -> irmao, hermanita -> hermana
+_DIMINUTIVES = (("zinho", ""), ("zinha", ""), ("ito", "o"), ("ita", "a"))
 #: roles that are not people (a pet, a thing): linked to names, never pronoun antecedents
 PETS: dict[str, str] = {w: w for w in (
     "dog cat puppy kitten pet bird parrot hamster rabbit bunny fish turtle tortoise horse pony snake "
@@ -112,7 +83,8 @@ _IN_LAW = re.compile(r"^(mother|father|sister|brother|son|daughter|parents?)[- ]
 _ROLE_ADJ = frozenset("""best old older oldest younger youngest little big baby new former late dear
 twin step half favorite favourite beloved lovely amazing sweet wonderful future elder first second
 current only eldest middle other own closest close childhood good great""".split())
-_FIRST_POSS = frozenset({"my", "our", "mine"})
+#: "my" in English and in the languages chat mixes in ("meu irmãozinho", "mi hermana", "meine Oma")
+_FIRST_POSS = frozenset({"my", "our", "mine", "meu", "minha", "mi", "mis", "mein", "meine", "mio", "mia", "mijn"})
 _SECOND_POSS = frozenset({"your", "ur", "yo"})
 _FEMALE_PRON = frozenset({"she", "her", "hers", "herself"})
 _MALE_PRON = frozenset({"he", "him", "his", "himself", "hes", "he's"})
@@ -166,6 +138,10 @@ def role_class(word: str) -> tuple[str, str, bool] | None:
     if w.endswith("s") and w[:-1] in ROLES and ROLES[w[:-1]][0] not in ("spouse", "partner", "fiance"):
         c, g = ROLES[w[:-1]]
         return c, g, True
+    for end, base_end in _DIMINUTIVES:  # "meu irmãozinho", "mi hermanito", "abuelita"
+        if w.endswith(end) and len(w) > len(end) + 2 and (w[:-len(end)] + base_end) in ROLES:
+            c, g = ROLES[w[:-len(end)] + base_end]
+            return c, g, True
     m = _IN_LAW.match(w)
     if m:
         base = m.group(1).rstrip("s")
@@ -509,7 +485,8 @@ def _roles(doc, speaker: str, listener: str | None) -> list[_Role]:
         if (law := in_law(doc, i)) is not None:
             word, end = law
         cls = role_class(word) if t.pos_ in ("NOUN", "PROPN", "ADJ", "X") or t.is_alpha else None
-        if cls is None or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON") or (word in ("pa", "ma", "ex", "sis", "bro") and t.pos_ != "NOUN"):
+        if cls is None or t.pos_ in ("VERB", "AUX", "ADP", "DET", "PRON") or (word in ("pa", "ma", "ex", "sis", "bro") and t.pos_ != "NOUN") \
+                or _glossed(t) is not None:  # "ama (grandma)": the gloss is the role
             i += 1
             continue
         j = i - 1
@@ -652,17 +629,28 @@ def _someone_called(doc, k: int, end: int) -> int:
 _KIN_OWNERS = frozenset({"my", "our", "your", "his", "her", "their", "the", "a", "an", "'s", "’s", "this", "that"})
 
 
+def _glossed(t) -> str | None:
+    """The role word that glosses token ``t`` in parentheses right after it
+    ("see ama (grandma)": the Hokkien grandmother, not the Spanish amá), or None."""
+    doc = t.doc
+    if t.i + 3 < len(doc) and doc[t.i + 1].text == "(" and doc[t.i + 3].text == ")":
+        cls = role_class(doc[t.i + 2].lower_)
+        if cls is not None and cls[2]:
+            return doc[t.i + 2].lower_
+    return None
+
+
 def _kin_word_as_name(t) -> bool:
     """Whether token ``t`` is a parent, grandparent, aunt or uncle word used as a name."""
     cls = role_class(t.lower_) if t.is_alpha else None
     if cls is None or cls[0] not in _KIN_NAME_CLASSES:
         return False
-    if t.tag_ in ("NNS", "NNPS") or t.lower_.endswith("s") and t.lower_ not in ROLES:
+    if t.tag_ in ("NNS", "NNPS") or t.lower_.endswith("s") and fold(t.lower_) not in ROLES:
         return False  # "Moms at the school"
     before = t.doc[t.i - 1] if t.i > 0 else None
     if not t.text[:1].isupper():
-        if t.lower_ in _KIN_CAPITAL_ONLY:
-            return False  # "ma" without a capital is anything
+        if t.lower_ in _KIN_CAPITAL_ONLY and _glossed(t) is None:
+            return False  # "ma" without a capital is anything; "ama (grandma)" is kin
         if before is not None and not t.is_sent_start and before.is_alpha \
                 and before.pos_ not in ("VERB", "AUX", "ADP", "CCONJ", "SCONJ"):
             return False  # "i called ma" reads; "the school mom" does not
@@ -778,7 +766,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     # -- "Dad's surgery moved": the speaker's father, named by the word
     kin = [t for t in doc if _kin_word_as_name(t)] if KIN_NAMES and not agent else []
     for t in kin:
-        link(role_name(speaker, t.lower_), t.text, t.sent, "kin name")
+        link(role_name(speaker, _glossed(t) or t.lower_), t.text, t.sent, "kin name")
     # -- "Auntie Jo called", "Grandma Rose turns 90": the kin word is a title of the speaker's kin
     for t in doc if KIN_TITLES and not agent else ():
         if t.dep_ == "compound" and t.head.i == t.i + 1 and t.head.pos_ == "PROPN" and t.text[:1].isupper() \
@@ -1086,6 +1074,8 @@ def _self_names(doc, sent, *, first: bool) -> tuple[list[str], list[str]]:
         if sp is None and cue == "call" and plain and t.pos_ not in ("ADV", "ADP", "DET", "PRON", "VERB", "AUX", "NUM") \
                 and (t.pos_ != "ADJ" or _called_by_others(doc[i - 2] if i >= 2 else None)):
             sp = (i, i + 1)  # "the lads call me ocky": others calling me something names me
+        if sp is None and cue == "call" and t.is_alpha and t.text[:1].isupper() and role_class(t.lower_) is not None:
+            sp = (i, i + 1)  # "my grandchildren call me Mormor": a kin word others call me by is my name
         if sp is None and cue == "intro" and plain and t.pos_ in ("NOUN", "PROPN", "X") and i + 1 < sent.end \
                 and doc[i + 1].lower_ in ("btw", "here"):
             sp = (i, i + 1)  # "its mateo btw"

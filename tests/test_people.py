@@ -50,6 +50,7 @@ def roles(p):
     ("Will call Monday.\nBest wishes,\nPerpetua Lindqvist", "Perpetua Lindqvist"),
     ("So here goes. Name is Wendell Ostrowski but everybody calls me Ozzie.", "Wendell Ostrowski"),
     ("Name's Barnaby, I farm up the valley.", "Barnaby"),
+    ("My grandchildren call me Farmor, but Greta is fine.", "Farmor"),  # a kin word others call me by
 ])
 def test_self_introductions_name_the_speaker(spacy_nlp, text, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
@@ -169,10 +170,28 @@ def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
     ("Uncle's back from Lagos", "u1's uncle", "Uncle"),
     ("Auntie Jo called, she's moving to Leeds", "u1's auntie", "Jo"),  # a kin word as a title
     ("had lunch with Aunt Carmen yesterday", "u1's aunt", "Carmen"),
+    ("meu irmãozinho Davi got the job", "u1's irmãozinho", "Davi"),  # a diminutive of irmão, "my" in Portuguese
+    ("my grandmom Rose turns 90 on Sunday", "u1's grandmom", "Rose"),  # people.roles
+    ("booking taipei to see ama (grandma)!", "u1's grandma", "ama"),  # a gloss in parentheses wins
 ])
 def test_kin_words_said_as_names_and_in_other_languages(spacy_nlp, text, role, name):
     [p] = people_of(spacy_nlp, [("u1", text)])
     assert (role, name) in roles(p)
+
+
+def test_every_relation_word_is_a_role_of_its_class():
+    """One vocabulary: the words extraction reads as a relation (people.relations)
+    are roles of the same class (people.roles), which has more (words that are
+    also first names or common words stay out of extraction); avó and avô fold
+    to one word and are left to extraction."""
+    from midas_graph._extract.lexicon import LEX
+    from midas_graph._people import role_class
+
+    for cls, words in LEX.table("people.relations").items():
+        for w in words:
+            if w not in ("avó", "avô"):
+                assert (role_class(w) or ("",))[0] == cls, (w, cls)
+    assert role_class("irmãozinho")[:2] == ("brother", "m") and role_class("bonita") is None
 
 
 @pytest.mark.parametrize("text", ["The dad at pickup was rude.", "Moms at the school agreed.",
