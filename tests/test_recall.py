@@ -252,6 +252,19 @@ def test_a_belief_named_by_the_question_grounds_it_among_similar_others():
         assert mem.context("What is Isla Park's favorite color?", budget_tokens=256).abstain
 
 
+def test_a_promotion_asked_is_a_job_title():
+    """"What did Kevin get promoted to?" is asked of his job title
+    (attributes.toml asked_as): his other lines say nothing of a promotion,
+    and it abstained ("Nothing is known about Kevin that answers this")."""
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        for day, text in [(5, "My son Kevin lives in Leeds."),
+                          (6, "Kevin says he'll come down from Leeds the night before and drive me."),
+                          (7, "my son's been made operations manager at the depot, first time he's had his own office")]:
+            mem.add_episode(text, speaker="dennis", reference_time=f"2024-05-0{day}")
+        ctx = mem.context("what did Kevin get promoted to", speaker="dennis")
+        assert not ctx.abstain and "operations manager" in ctx.text, ctx.reason
+
+
 def test_a_reply_is_found_by_the_words_of_the_message_it_answers():
     """BM25 indexes each episode with the message before it: the answer to
     "what are you researching?" is a reply that never says "research"."""
