@@ -309,6 +309,9 @@ _DURATION_CUE = re.compile(
 #: in December", not "before X"), a turn of the asked entity that names a
 #: place (the place table, any case) speaks to it.
 GAP_PLACES = True
+#: ... and for "before X" (no start), a turn that names a place other than
+#: those the beliefs from X on hold (round 17).
+GAP_PLACES_BEFORE = True
 #: The context's first line names the question; past this many characters,
 #: by its start (a 2,000-character question would fill a 512-token budget).
 HEADER_CHARS = 200
@@ -483,17 +486,23 @@ def _names_one(info: QueryInfo, text: str) -> bool:
     found = [m.group(0) for m in _NAMED.finditer(text)]
     if any(w.casefold() not in asked and w not in ("I", "I'm", "I've", "I'll", "I'd") for w in found):
         return True
-    return bool(nouns & place_kinds) and _names_place(text, asked)
+    return bool(nouns & place_kinds) and _names_place(text, sorted(asked))
 
 
-def _names_place(text: str, asked: set[str] = frozenset()) -> bool:
-    """Whether ``text`` names a place of the place table (any case), other than ``asked``."""
-    from ._extract.casing import places
+def _names_place(text: str, other_than: Sequence[str] = (), *, before: bool = False) -> bool:
+    """Whether ``text`` names a place of the place table (any case) other than
+    the places ``other_than``. ``before`` (a place before X): nor one in their
+    regions ("before Neukölln": Berlin is no place before it), and a place
+    that is also an English word only with its capital ("normal person mode")."""
+    from ._extract.casing import _is_english, places, same_region
 
     table = places()
     words = _WORD.findall(text.casefold())
-    return any(w in table and w not in asked for w in words) or any(
-        f"{a} {b}" in table for a, b in zip(words, words[1:]))
+    named = [w for w in words if w in table] + [f"{a} {b}" for a, b in zip(words, words[1:]) if f"{a} {b}" in table]
+    held = [h.casefold() for h in other_than]
+    if before:
+        named = [p for p in named if " " in p or not _is_english(p) or table[p] in text]
+    return any(not any(p in h.split() or p == h or before and same_region(p, h) for h in held) for p in named)
 
 
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|u|ur)\b", re.I)
@@ -1381,17 +1390,26 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                       "best_focus": round(best_focus, 3), "named": focus_fact_named, "dated": dated,
                       "unsaid": unsaid, "grounded": grounded})
     gap = None
+    places_then: set[str] = set()  # "before X": the asked one's turns said before X naming another place
     if TIME_GAP and timed and not then_named and known_since and asked.has_span and asked.end <= valid_at:
         by_name = [f for a, f in known_since if a] or [f for _, f in known_since]
         # a place-valued belief ("where did I live") is spoken to by the asked
         # entity's turn that names a place then ("stuck in ann arbor for the holidays"),
         # for a time with a start (before X, a place named earlier may hold X: Berlin, Neukölln)
-        where = GAP_PLACES and asked.start > EARLIEST and any(
-            "where" in mem.registry.question_words(f.attribute) for f in by_name)
+        where = GAP_PLACES and any("where" in mem.registry.question_words(f.attribute) for f in by_name)
+        # before X: a place other than the ones the beliefs from X on name ("where did i live
+        # before brooklyn?" - "product designer at wealthsimple, toronto. been here since 2018")
+        # (the beliefs' places and the question's names: "before Neukölln" of the home in Ottensen)
+        before = asked.start <= EARLIEST
+        held = [str(f.value) for f in by_name] + re.findall(r"\w+", query) if before else []
         gap = _time_gap(asked, by_name, versions, hits, idx, lambda f: _people_phrase(
             [f.subject], speaker, possessive=True) + " " + mem.registry.noun(f.attribute), lambda h: covers(
             h, item_words(h)) == 2 or (
-            where and h.episode is not None and about_focus(h, strict=True) and _names_place(h.text)))
+            where and (GAP_PLACES_BEFORE or not before) and h.episode is not None and about_focus(h, strict=True)
+            and _names_place(h.text, held, before=before)))
+        if gap is None and where and before and GAP_PLACES_BEFORE:
+            places_then = {h.id for h in hits if h.episode is not None and h.episode.reference_time < asked.end
+                           and about_focus(h, strict=True) and _names_place(h.text, held, before=True)}
     elif TIME_GAP_SAID and timed and (asked.first_said or DATED_GAP_SAID and asked.has_span and asked.anchor is None
                                       and not asked.anchor_facts) and not then_named \
             and not known_since and focus_ids and asked.end <= valid_at:
@@ -1416,6 +1434,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         # no near-miss lines: an abstaining context hands over nothing to misread
         return _abstain(query, info, budget_tokens, header, reason, [])
 
+    if places_then and scored:  # where one lived before X: the places said before X come first after the top
+        top = max(x[0] for x in scored)
+        scored = [(max(sc, top * 0.95) if h.id in places_then else sc, h, sup) for sc, h, sup in scored]
     scored.sort(key=lambda x: -x[0])
     if SIBLING_VALUES and not timed and not info.about_past:
         scored = _with_siblings(mem, scored, group_id, valid_at, known_at)

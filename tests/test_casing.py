@@ -178,3 +178,13 @@ def test_a_person_named_only_in_lower_case_is_known_and_asked_by():
         ctx = mem.context("where is steph moving?", speaker="dana")
         assert not ctx.abstain and "perth" in ctx.text.lower()
         assert mem.context("where is priya moving?", speaker="dana").abstain
+
+
+def test_same_region_reads_geonames_first_level_regions():
+    """A district and its city share a region (Neukölln, Berlin); two cities of
+    different states or countries do not; an unknown name is in none."""
+    from midas_graph._extract.casing import same_region
+
+    assert same_region("Neukölln", "Berlin") and same_region("neukölln", "BERLIN")
+    assert not same_region("Toronto", "Brooklyn") and not same_region("Ann Arbor", "Oakland")
+    assert not same_region("Wakanda", "Berlin")

@@ -320,6 +320,35 @@ def test_a_place_named_then_speaks_to_where_i_lived(monkeypatch):
         assert _ask(mem, "where was i living back in december?").abstain
 
 
+def test_a_place_named_before_x_speaks_to_where_i_lived_before_it(monkeypatch):
+    """"Where did I live before Brooklyn?" when the only belief about where
+    begins with the move: a turn of the asker's said before it that names
+    another place ("product designer at wealthsimple, toronto") speaks to it
+    and comes first after the top line (GAP_PLACES_BEFORE, round 17); a turn
+    naming only Brooklyn does not, and without any such turn it abstains."""
+    import midas_graph._context as context_mod
+
+    turns = [("2024-01-10T10:00:00Z", "hi! product designer at wealthsimple, toronto. been here since 2018"),
+             ("2024-03-02T10:00:00Z", "ok so. figma offered me a design job in nyc. i said yes"),
+             ("2024-04-02T10:00:00Z", "1:1s with derek moving to thursdays"),
+             ("2024-05-02T10:00:00Z", "dim sum and sleeping all weekend"),
+             ("2024-08-25T10:00:00Z", "we've been in brooklyn since mid-june and i finally bought a couch")]
+    with _told(turns, "2024-12-01T12:00") as mem:
+        ctx = _ask(mem, "where did i live before brooklyn?")
+        assert not ctx.abstain and "toronto" in ctx.text, ctx.text
+        monkeypatch.setattr(context_mod, "GAP_PLACES_BEFORE", False)
+        assert _ask(mem, "where did i live before brooklyn?").abstain
+    with _told(turns[2:], "2024-12-01T12:00") as mem:
+        monkeypatch.setattr(context_mod, "GAP_PLACES_BEFORE", True)
+        assert _ask(mem, "where did i live before brooklyn?").abstain
+    # a place in the same region is no place before it (Berlin holds Neukölln), nor an
+    # English word typed small ("normal")
+    with _told([("2024-01-10T10:00:00Z", "founder of a small startup in Berlin, feeling normal about it"),
+                ("2024-08-25T10:00:00Z", "I moved to Neukölln in June and finally bought a couch")],
+               "2024-12-01T12:00") as mem:
+        assert _ask(mem, "where did i live before Neukölln?").abstain
+
+
 def test_a_role_asked_of_another_time_is_whoever_held_it_then(monkeypatch):
     """"Who was my manager back in February?" after a new manager in April:
     the owner's belief that named the asked person then answers (ROLES_AS_OF)."""

