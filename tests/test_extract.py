@@ -159,7 +159,8 @@ POSITIVE = [
     ("Priya loves rock climbing.", [("Priya", "likes", "rock climbing", A)], True),
     ("My sister lives in Paris.", [("Dana's sister", "lives_in", "Paris", A)], True),
     ("Tom and Anna got married in June.",
-     [("Tom", "marital_status", "married", A), ("Anna", "marital_status", "married", A)], True),
+     [("Tom", "marital_status", "married", A), ("Anna", "marital_status", "married", A),
+      ("Tom", "spouse", "Anna", A), ("Anna", "spouse", "Tom", A)], True),
     ("My partner and I live in Oslo.", [("Dana", "lives_in", "Oslo", A), ("Dana's partner", "lives_in", "Oslo", A)], True),
     # more phrasings
     ("I'm obsessed with Taylor Swift.", [("Dana", "likes", "Taylor Swift", A)], True),
@@ -195,6 +196,10 @@ POSITIVE = [
     ("Terrence proposed to Keisha AT THE PARTY?? she said yes",
      [("Terrence", "fiance", "Keisha", A), ("Keisha", "fiance", "Terrence", A)], True),
     ("terrence & keisha got engaged!!", [("Terrence", "fiance", "Keisha", A), ("Keisha", "fiance", "Terrence", A)], True),
+    # a couple said of two others: married, or expecting ("due in April" dates the baby, not the couple)
+    ("Ann and Bob tied the knot!", [("Ann", "spouse", "Bob", A), ("Bob", "spouse", "Ann", A)], True),
+    ("Shelby and Josh are expecting, due in April.",
+     [("Shelby", "partner", "Josh", A), ("Josh", "partner", "Shelby", A)], True),
     # "??" after a statement is surprise, not a question
     ("I moved to Denver??", [("Dana", "lives_in", "Denver", A)], True),
     ("Lucia got the UPMC residency!!", [("Lucia", "employer", "UPMC", A)], True),

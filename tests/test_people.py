@@ -602,6 +602,11 @@ def test_kin_known_only_through_others_is_found_through_them(mem, monkeypatch):
         ctx = mem.context(question, speaker="Marcus")
         assert not ctx.abstain and said in ctx.text, (question, ctx.reason)
     assert mem.context("What does my daughter-in-law do?", speaker="Marcus").abstain
+    # a couple said of the pair, a pronoun for one of them ("her and Jed are expecting")
+    mem.add_episode("My daughter Wren set this up for me.", speaker="Dale")
+    mem.add_episode("Oh Wren called Wednesday, her and Jed are expecting, due in April.", speaker="Dale")
+    ctx = mem.context("Whats my son-in-law's name again", speaker="Dale")
+    assert not ctx.abstain and "Jed" in ctx.text, ctx.reason
     # an aunt is an uncle's spouse and an uncle an aunt's: one step of kin, no endless search
     assert mem.context("What does my cousin do?", speaker="Marcus").abstain
     monkeypatch.setattr(recall_mod, "KIN", False)

@@ -81,6 +81,9 @@ def _party(w, sent, m, group: str) -> Subj | None:
     tok = span[0]
     if tok.lower_ in ("i", "me"):
         return Subj(w.ctx.speaker, True, 0.9, True, tok)
+    if tok.lower_ in _PRONOUNS:  # "her and Josh are expecting": whom the pronoun stands for
+        subj = w.subject(tok)
+        return subj if subj is not None and subj.person and not subj.is_speaker and subj.name != tok.text else None
     if not _person(w, tok):
         return None
     return Subj(tok.text if not tok.text.islower() else tok.text.capitalize(), False, 0.9, True, tok)
@@ -103,21 +106,32 @@ def _root(w, sent, m):
     return span.root if span is not None else sent.root
 
 
+#: "<X> and <Y> got married" / "are expecting": (pattern, the attribute each is of the other)
+_PAIRS = [(re.compile(rf"\b(?P<a>{_WORD})\s+(?:and|&|n)\s+(?P<b>{_WORD}){_SOFT}\s+(?:{_alt(key)})\b", re.I), attribute)
+          for key, attribute in (("relationships.married_pair", "spouse"), ("relationships.expecting_pair", "partner"))]
+_PRONOUNS = frozenset({"he", "she", "him", "her"})
+
+
 def engaged(w, sent) -> None:
     """ "Terrence proposed to Keisha", "terrence & keisha got engaged", "I got
-    engaged to Sam": each is the other's ``fiance``."""
+    engaged to Sam": each is the other's ``fiance``; "Shelby and Josh got
+    married": ``spouse``; "her and Josh are expecting": ``partner`` (a
+    pronoun stands for the person it resolves to)."""
     text = sent.text  # a Span joins its tokens on every .text
-    for pattern in _ENGAGED:
+    for pattern, attribute in [(p, "fiance") for p in _ENGAGED] + _PAIRS:
         for m in pattern.finditer(text):
             a = _party(w, sent, m, "a")
             b = _party(w, sent, m, "b") if m.group("b") else Subj(w.ctx.speaker, True, 0.9, True, None)
-            if a is None or b is None or a.name == b.name:
-                continue
+            if a is None or b is None or a.name == b.name or attribute != "fiance" and (a.is_speaker or b.is_speaker):
+                continue  # "Josh and I got married" is the couple patterns'
             v = _root(w, sent, m)
+            # a couple expecting holds now: "due in April" dates the baby, not them
+            tv = v if attribute != "partner" else (a.token or v)
             for x, y in ((a, b), (b, a)):
-                w.emit(x, "fiance", y.name, v=v, pol="assert", tense="present", tv=v,
+                w.emit(x, attribute, y.name, v=v, pol="assert", tense="present", tv=tv,
                        value_toks=[y.token] if y.token is not None else [],
-                       is_entity=True, conf=0.9, rule="engaged", past_means_cease=False)
+                       is_entity=True, conf=0.9, rule="engaged" if attribute == "fiance" else f"pair_{attribute}",
+                       past_means_cease=False)
 
 
 def couple(w, sent) -> None:
