@@ -84,7 +84,7 @@ _ROLE_ADJ = frozenset("""best old older oldest younger youngest little big baby 
 twin step half favorite favourite beloved lovely amazing sweet wonderful future elder first second
 current only eldest middle other own closest close childhood good great""".split())
 #: "my" in English and in the languages chat mixes in ("meu irmãozinho", "mi hermana", "meine Oma")
-_FIRST_POSS = frozenset({"my", "our", "mine", "meu", "minha", "mi", "mis", "mein", "meine", "mio", "mia", "mijn"})
+_FIRST_POSS = frozenset({"my", "our", "mine", "meu", "minha", "mi", "mis", "mein", "meine", "mijn"})
 _SECOND_POSS = frozenset({"your", "ur", "yo"})
 _FEMALE_PRON = frozenset({"she", "her", "hers", "herself"})
 _MALE_PRON = frozenset({"he", "him", "his", "himself", "hes", "he's"})
