@@ -26,7 +26,7 @@ import functools
 import re
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Callable, Literal, Sequence
+from typing import Callable, Collection, Literal, Sequence
 
 import numpy as np
 
@@ -34,7 +34,7 @@ from . import _people
 from ._asked import EARLIEST, LATEST, AskedTime
 from ._asked import place as place_time
 from ._entities import linked
-from ._extract.casing import is_first_name
+from ._extract.casing import _is_english, is_first_name, places, same_region
 from ._query import QueryInfo, analyze, asked_part, nothing_known, person_names_out, said_as
 from ._recall import _PLACE_KINDS, _WHEN_Q, DATE_SLACK, Hit, _stemmer, _tokenize
 from ._store import alias_key
@@ -486,16 +486,14 @@ def _names_one(info: QueryInfo, text: str) -> bool:
     found = [m.group(0) for m in _NAMED.finditer(text)]
     if any(w.casefold() not in asked and w not in ("I", "I'm", "I've", "I'll", "I'd") for w in found):
         return True
-    return bool(nouns & place_kinds) and _names_place(text, sorted(asked))
+    return bool(nouns & place_kinds) and _names_place(text, asked)
 
 
-def _names_place(text: str, other_than: Sequence[str] = (), *, before: bool = False) -> bool:
+def _names_place(text: str, other_than: Collection[str] = (), *, before: bool = False) -> bool:
     """Whether ``text`` names a place of the place table (any case) other than
     the places ``other_than``. ``before`` (a place before X): nor one in their
     regions ("before Neukölln": Berlin is no place before it), and a place
     that is also an English word only with its capital ("normal person mode")."""
-    from ._extract.casing import _is_english, places, same_region
-
     table = places()
     words = _WORD.findall(text.casefold())
     named = [w for w in words if w in table] + [f"{a} {b}" for a, b in zip(words, words[1:]) if f"{a} {b}" in table]
@@ -1395,21 +1393,22 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         by_name = [f for a, f in known_since if a] or [f for _, f in known_since]
         # a place-valued belief ("where did I live") is spoken to by the asked
         # entity's turn that names a place then ("stuck in ann arbor for the holidays"),
-        # for a time with a start (before X, a place named earlier may hold X: Berlin, Neukölln)
-        where = GAP_PLACES and any("where" in mem.registry.question_words(f.attribute) for f in by_name)
+        # for a time with a start; before X, a place other than X's and not in its region (below)
+        before = asked.start <= EARLIEST
+        where = GAP_PLACES and (GAP_PLACES_BEFORE or not before) and any(
+            "where" in mem.registry.question_words(f.attribute) for f in by_name)
         # before X: a place other than the ones the beliefs from X on name ("where did i live
         # before brooklyn?" - "product designer at wealthsimple, toronto. been here since 2018")
         # (the beliefs' places and the question's names: "before Neukölln" of the home in Ottensen)
-        before = asked.start <= EARLIEST
         held = [str(f.value) for f in by_name] + re.findall(r"\w+", query) if before else []
+        # the asked one's turns that name such a place (by the hit: a long turn's passage is its own text)
+        placed = {id(h) for h in hits if h.episode is not None and about_focus(h, strict=True)
+                  and _names_place(h.text, held, before=before)} if where else set()
         gap = _time_gap(asked, by_name, versions, hits, idx, lambda f: _people_phrase(
             [f.subject], speaker, possessive=True) + " " + mem.registry.noun(f.attribute), lambda h: covers(
-            h, item_words(h)) == 2 or (
-            where and (GAP_PLACES_BEFORE or not before) and h.episode is not None and about_focus(h, strict=True)
-            and _names_place(h.text, held, before=before)))
-        if gap is None and where and before and GAP_PLACES_BEFORE:
-            places_then = {h.id for h in hits if h.episode is not None and h.episode.reference_time < asked.end
-                           and about_focus(h, strict=True) and _names_place(h.text, held, before=True)}
+            h, item_words(h)) == 2 or id(h) in placed)
+        if gap is None and before:
+            places_then = {h.id for h in hits if id(h) in placed and h.episode.reference_time < asked.end}
     elif TIME_GAP_SAID and timed and (asked.first_said or DATED_GAP_SAID and asked.has_span and asked.anchor is None
                                       and not asked.anchor_facts) and not then_named \
             and not known_since and focus_ids and asked.end <= valid_at:

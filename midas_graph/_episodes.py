@@ -20,7 +20,7 @@ from ._entities import EntityIndex, roots
 from ._errors import InvalidInputError, MidasError
 from ._extract import Claim, Extraction, confirms, excludes, extract, extract_many, for_parsing
 from ._extract.location import housing_places
-from ._extract.normalize import repair_dates, repair_names, trim_names
+from ._extract.normalize import repair_entities, repair_names
 from ._extract.lexicon import _RELATIONS
 from ._extract.switches import change_cue, one_at_a_time
 from ._revise import (Judge, adds, candidates, cessation_targets, correction_target, corrected_value, current_of,
@@ -290,8 +290,7 @@ class Ingest:
                                      batch_size=64)
             for (e, text), doc in zip(batch, docs):
                 tracker = self._tracker(e.group_id)
-                repair_dates(doc)  # before the people read its names (extract repairs its own docs)
-                trim_names(doc)
+                repair_entities(doc)  # before the people read its names (extract reads the same doc)
                 repair_names(doc, tracker.casing.first_named)
                 people = _people.analyze(doc, e.speaker, e.listener, tracker, agent=is_agent(e.speaker))
                 at = e.reference_time or now

@@ -98,7 +98,7 @@ from typing import Sequence
 
 from .answers import confirms
 from .claims import Claim, Extraction, Mention
-from .normalize import for_parsing, original, repair_dates, repair_lemmas, trim_names
+from .normalize import for_parsing, original, repair_entities, repair_lemmas
 from .walker import Walker
 
 __all__ = ["Claim", "Mention", "Extraction", "extract", "extract_many", "confirms", "excludes", "for_parsing"]
@@ -156,8 +156,7 @@ def extract(text: str, *, speaker: str, reference_time: _dt.datetime, listener: 
             return Extraction([], [])
         doc = _nlp()(for_parsing(text))
     repair_lemmas(doc)
-    repair_dates(doc)
-    trim_names(doc)
+    repair_entities(doc)
     return as_written(Walker(doc, speaker or "user", listener, ref, prompt, pronouns, persons, planned).run(), doc.text, text)
 
 

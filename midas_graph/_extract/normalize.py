@@ -127,6 +127,17 @@ def repair_dates(doc) -> None:
         doc.ents = out
 
 
+def repair_entities(doc) -> None:
+    """:func:`repair_dates` and :func:`trim_names`, once per doc: ingest repairs
+    a turn's doc before the people analysis reads its names, and extraction
+    then reads the same doc (both repairs would find nothing more to do)."""
+    if doc.user_data.get("entities_repaired"):
+        return
+    repair_dates(doc)
+    trim_names(doc)
+    doc.user_data["entities_repaired"] = True
+
+
 def repair_names(doc, names: set[str]) -> None:
     """Words a lower-case turn had cased as first names (``casing.Casing``)
     that the parser still read as common nouns ("Aoife says I need ..." at a

@@ -37,7 +37,7 @@ from typing import Any
 PRONOUN_SUBJECTS = True
 
 from .lexicon import _FIRST, _FRAGMENT_VERBS, _OTHER_PRON, _PETS, _RELATIONS, _SECOND, _STOP_HEADS, _VOCATIVE_OPENERS, LEX
-from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, in_law
+from .tokens import _child, _ent_of, _is_name, _name_text, _np_text, contracted_owner, in_law
 
 
 class Parties:
@@ -142,10 +142,8 @@ def subject_token(v):
         # "Tim works at Meta": the parser sometimes makes a sentence-initial name an npadvmod
         if c.dep_ == "npadvmod" and c.i < v.i and c.i == c.sent.start and c.pos_ == "PROPN" and c.ent_type_ == "PERSON":
             return c
-        # "Steph's working at Acme now": the "'s" (is) read as a possessive of the verb
-        if c.dep_ == "poss" and c.pos_ == "PROPN" and v.pos_ == "VERB" and c.i + 2 == v.i \
-                and v.doc[c.i + 1].lower_ in ("'s", "’s") and v.tag_ == "VBG":
-            return c
+    if v.pos_ == "VERB" and v.tag_ == "VBG" and (owner := contracted_owner(v)) is not None:
+        return owner  # "Steph's working at Acme now": the "'s" (is) read as a possessive of the verb
     if _dropped_subject(v):
         return _Implicit(v)
     h = v

@@ -134,6 +134,17 @@ def _is_contracted(t) -> bool:
         and not any(c.dep_ in ("aux", "auxpass") and c.lemma_ == "be" for c in head.children)
 
 
+def contracted_owner(v):
+    """The name whose "'s" (is) the tagger read as a possessive of ``v``, the
+    word right after it ("Steph's working", "Marisol's living"), or None."""
+    if v.i < 2:
+        return None
+    owner = v.doc[v.i - 2]
+    if owner.head.i != v.i or owner.dep_ != "poss" or owner.pos_ != "PROPN" or v.doc[v.i - 1].lower_ not in ("'s", "’s"):
+        return None
+    return owner
+
+
 def _name_tokens(t) -> list:
     """The proper-name span headed by t: compounds, flat names, "of" names."""
     toks = [t]

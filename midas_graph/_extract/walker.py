@@ -44,7 +44,7 @@ from .standing import standing
 from .statements import statement
 from .switches import change_cue, leave_guesses
 from .times import apply_time, collect_times, is_time_tok, qualifiers, resolve_time_tok, time_of
-from .tokens import _attr, _child, _is_name, name_span
+from .tokens import _attr, _child, _is_name, contracted_owner, name_span
 
 
 class _Ctx(Parties):
@@ -450,8 +450,8 @@ def _noun_read_verb(v):
     Marisol owns) and the "-ing" word is a verb of a handler; else None."""
     if v.pos_ != "NOUN" or v.dep_ != "ROOT" or not v.lower_.endswith("ing") or len(v) < 6:
         return None
-    st = next((c for c in v.children if c.dep_ == "poss" and c.i < v.i), None)
-    if st is None or st.pos_ != "PROPN" or st.i + 2 != v.i or v.doc[st.i + 1].lower_ not in ("'s", "’s"):
+    st = contracted_owner(v)
+    if st is None:
         return None
     stem = v.lower_[:-3]
     for lemma in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else None):
