@@ -796,6 +796,7 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
 
     # -- across turns: the other speaker asked who someone is, or for names
     prev = tracker.last
+    third_owner = None  # (token index, person) of an answer's "her husband."
     if prev is not None and fold(prev.speaker) != fold(speaker):
         first = next(iter(doc.sents), None)
         if prev.asked is not None and first is not None:
@@ -803,7 +804,14 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             # "my old roommate from ut", and another's: "nia's mom lol" (Loretta is Nia's mother)
             lead = [r for r in roles if r.owner is not None and r.person and r.head < first.end and (
                 r.start <= first.start + 2 or _lead_in(doc, first.start, r.start, asked_name))]
-            said_role = _answer_role(doc, first, asked_name) if kind == "who" and not lead else None
+            said = _answer_role(doc, first, asked_name) if kind == "who" and not lead else None
+            said_role, said_owner = said if said is not None else (None, None)
+            owned_by = _third_owner(tracker, speaker, said_owner, asked_name) if said_owner is not None else None
+            if said_owner is not None:  # "her husband.": whoever she is, not the one asked about
+                if owned_by is not None:
+                    link(role_name(owned_by, said_role), asked_name, first, "answer")
+                third_owner = (said_owner.i, owned_by)
+                said_role = None
             if lead:
                 link(lead[0], asked_name, first, "answer")
                 # "nia's mom lol. my MIL.": a later sentence that is only a role names the same person
@@ -815,9 +823,16 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                         link(more[0], asked_name, sent, "answer")
             elif said_role is not None:  # "the girlfriend", "me brother"
                 link(role_name(speaker, said_role), asked_name, first, "answer")
-            elif asked_role and kind == "your" and (first[0].lower_ in _YES or _AFFIRM.match(first.text)
-                                                    or _restates(first, asked_role)):
-                link(role_name(speaker, asked_role), asked_name, first, "answer")
+            elif asked_role and (kind == "your" or kind.startswith("of:")) and (
+                    first[0].lower_ in _YES or _AFFIRM.match(first.text) or _restates(first, asked_role)):
+                # "Is Anne your daughter?" / "Is Sam Marc's son?" - "Yes, ..."; "Are Ella and Sam
+                # Marc's children?" - "Yes": people, each theirs, not one entity
+                whose = speaker if kind == "your" else kind[3:]
+                named = [nm.strip() for nm in _NAMES_SPLIT.split(asked_name) if nm.strip()]
+                if len(named) == 1:
+                    link(role_name(whose, asked_role), named[0], first, "answer")
+                else:
+                    out.persons.extend(named)
             else:  # "she's my sister", "he is my manager"
                 for r in roles:
                     if r.owner == speaker and r.person and r.head < first.end and any(
@@ -882,6 +897,10 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
             cand = next((nm for nm, pg in reversed(history) if pg in ("", g)), None)
         if cand is not None:
             out.pronouns[t.i] = cand
+    if third_owner is not None:
+        out.pronouns.pop(third_owner[0], None)
+        if third_owner[1] is not None:
+            out.pronouns[third_owner[0]] = third_owner[1]
     if NAME_OF_PRONOUN:
         # "Sofia's son was born at 03:40. His name is Elias": the role the pronoun stands for is named
         for t in doc:
@@ -1211,14 +1230,29 @@ def _lead_in(doc, a: int, b: int, name: str) -> bool:
     return all(t.is_punct or t.is_space or t.lower_ in _LEAD_INS or fold(t.text) in parts for t in doc[a:b])
 
 
-def _answer_role(doc, sent, name: str) -> str | None:
+#: "Who's Dara?" - "her husband.": a role owned by a third-person possessive
+#: in the answer is the role of the person the speaker's last turn spoke of
+#: (not the one asked about, nor one of the speaker's own roles: the
+#: speaker's mother's husband would be "my dad").
+THIRD_OWNER_ANSWERS = True
+_THIRD_POSS = {"his": "m", "her": "f"}
+
+
+def _answer_role(doc, sent, name: str) -> tuple[str, Any] | None:
     """The role word of an answer that is only a role said without "my"
-    ("The girlfriend.", "me brother, ya"), after any lead-in; else None."""
+    ("The girlfriend.", "me brother, ya", "her husband."), after any
+    lead-in, with the token that owns it when it is "his" or "her"; else
+    None."""
     toks = [t for t in sent if not (t.is_punct or t.is_space)]
     k = 0
     while k < len(toks) and (toks[k].lower_ in _LEAD_INS or fold(toks[k].text) in {fold(w) for w in name.split()}):
         k += 1
-    if k + 1 < len(toks) + 1 and k < len(toks) and toks[k].lower_ in _ANSWER_OWNERS:
+    owner = None
+    if k < len(toks) and (toks[k].lower_ in _ANSWER_OWNERS or (THIRD_OWNER_ANSWERS and toks[k].lower_ in _THIRD_POSS)):
+        owner = toks[k] if toks[k].lower_ in _THIRD_POSS else None
+        k += 1
+    # "A former colleague.", "an old friend from uni": the describing words before the role
+    while k < len(toks) and toks[k].lower_ in _ROLE_ADJ and k + 1 < len(toks):
         k += 1
     if k >= len(toks):
         return None
@@ -1226,15 +1260,41 @@ def _answer_role(doc, sent, name: str) -> str | None:
     if cls is None or not cls[2]:
         return None
     rest = toks[k + 1:]
-    # the role ends the answer, or a short tail follows ("from uni", "lol")
-    if len(rest) > 4 or any(t.pos_ in ("VERB", "AUX") for t in rest):
+    # the role ends the answer, or a short tail follows ("from uni", "lol"); not another's
+    # ("a friend of my sister's")
+    if len(rest) > 4 or any(t.pos_ in ("VERB", "AUX") for t in rest) or (rest and rest[0].lower_ == "of"):
         return None
-    return toks[k].lower_
+    return toks[k].lower_, owner
 
 
-_WHO_IS = re.compile(r"^\W*(?:and\s+|so\s+|wait,?\s+|sorry,?\s+)?who(?:['’]s| is| was| are)\s+(?P<name>[^?,]+?)\s*(?:again)?\s*\?", re.I)
+def _third_owner(tracker: Tracker, speaker: str, owner, asked_name: str) -> str | None:
+    """Whom "her"/"his" of an answer to "Who's <asked_name>?" stands for
+    (:data:`THIRD_OWNER_ANSWERS`): the last person of that gender, or of none
+    told, whom the speaker's last turn spoke of, other than the asked one and
+    the speaker's own roles."""
+    before = tracker.previous(speaker)
+    if not before:
+        return None
+    g = _THIRD_POSS[owner.lower_]
+    for nm, pg in reversed(before[-1].persons):
+        parts = split_role(nm)
+        mine = (parts and fold(parts[0]) == fold(speaker)) or role_class(nm) is not None  # "my mam", "mam"
+        if pg in ("", g) and fold(nm) != fold(asked_name) and not mine:
+            return nm
+    return None
+
+
+#: "Who is Bengt, for my notes?": a short tail after a comma asks nothing more
+_WHO_IS = re.compile(r"^\W*(?:and\s+|so\s+|wait,?\s+|sorry,?\s+)?who(?:['’]s| is| was| are)\s+(?P<name>[^?,]+?)\s*(?:again)?"
+                     r"\s*(?:,[^?,]{1,30})?\?", re.I)
 _IS_ROLE = re.compile(r"^\W*(?:[Aa]nd\s+|[Ss]o\s+)?(?:[Ii]s|[Ww]as)\s+(?P<name>[A-Z][\w-]*(?:\s[A-Z][\w-]*)?)\s+"
                       r"(?:(?P<det>your|a|an|the)\s+)?(?P<role>[a-z-]+)(?:\s[^?]*)?\?")
+_NAME_RE = r"[A-Z][\w-]*(?:\s[A-Z][\w-]*)?"
+_OWNED_ROLE = re.compile(r"^\W*(?:[Aa]nd\s+|[Ss]o\s+)?(?:[Ii]s|[Aa]re|[Ww]as|[Ww]ere)\s+"
+                         rf"(?P<names>{_NAME_RE}(?:\s*(?:,|and|&)\s*{_NAME_RE})*)\s+"
+                         r"(?P<owner>your|[A-Z][\w-]*['’]s)\s+(?P<role>[a-z-]+)(?:\s[^?]*)?\?")
+_NAMES_SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
+_SINGULAR = {"children": "child", "grandchildren": "grandchild"}
 _ASK_NAMES = re.compile(r"\bwhat(?:['’]s| is| are)\s+(?:their|his|her|(?:your|the) \w+(?:['’]s|s['’]))\s+names?\b"
                         r"|\bwhat (?:are|is) (?:they|he|she) called\b|\bwhat do you call (?:them|him|her)\b"
                         r"|\bwho are they\b", re.I)
@@ -1261,6 +1321,15 @@ def _question(doc, listener: str | None) -> tuple[tuple[str, str | None, str] | 
         if m and m.group("name").lower() not in ("it", "that", "this", "there", "he", "she", "everything"):
             role = m.group("role").lower() if role_class(m.group("role")) is not None else None
             asked = (m.group("name"), role, "your" if (m.group("det") or "").lower() == "your" else "a")
+        # "Are Ella and Sam Marc's children?", "Is Sam Marc's son?", "Are Zoe and Zion your twins?"
+        m = _OWNED_ROLE.search(text) if asked is None or asked[2] == "a" else None
+        if m and (len(_NAMES_SPLIT.split(m.group("names"))) > 1 or m.group("owner") != "your") \
+                and role_class(m.group("role")) is not None and role_class(m.group("role"))[2]:
+            word = m.group("role").lower()
+            if _plural_role(word):
+                word = _SINGULAR.get(word, word[:-1])
+            owner = m.group("owner")
+            asked = (m.group("names"), word, "your" if owner.lower() == "your" else "of:" + owner[:-2])
         if _ASK_NAMES.search(text):
             # "What are the twins' names?": the role the names are for, when the question says it
             role = next((t.lemma_.lower() for t in sent if t.pos_ == "NOUN"

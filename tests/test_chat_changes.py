@@ -216,6 +216,8 @@ def test_a_number_answers_the_thing_the_question_names(mem, asked, answer, rent)
 @pytest.mark.parametrize("asked, answer, subject, attribute, value", [
     ("Who's Bríd?", "charge nurse on the unit. lovely woman, hopeless at rotas", "Bríd", "job_title", "charge nurse"),
     ("Who's Bruno?", "our alsatian. 4 yrs. thinks he's a person", "ada", "has_dog", "Bruno"),
+    ("Oh no! Who's Pickle?", "our beagle lol. well cian's beagle technically", "ada", "has_dog", "Pickle"),  # the parser's head is "lol"
+    ("Who is Wanjiru, for my notes?", "charge nurse on the unit.", "Wanjiru", "job_title", "charge nurse"),
     ("Who's Bruno?", "a neighbour's alsatian", "ada", "has_dog", None),  # not the speaker's: nothing
 ])
 def test_a_who_answer_that_describes(mem, asked, answer, subject, attribute, value):

@@ -205,6 +205,10 @@ POSITIVE = [
     ("Lucia got the UPMC residency!!", [("Lucia", "employer", "UPMC", A)], True),
     # a lone name the small model calls a date is no time
     ("I work at Baird.", [("Dana", "employer", "Baird", A)], True),
+    # a first name ending in s the small model tags a plural noun
+    ("Anders has accepted a position with Equinor.", [("Anders", "employer", "Equinor", A)], True),
+    # a "where" clause that says what someone is, inside a sentence about something else
+    ("The dental office where Anne is a hygienist has lost two girls.", [("Anne", "job_title", "hygienist", A)], True),
 ]
 
 
@@ -292,6 +296,8 @@ NEGATIVE = [
     "Tom and I are going out!",
     "My brother thinks I should move to Boston.",
     "I don't know if I like it.",
+    "Glasses are expensive these days.",                      # a plural noun, not a name
+    "If the clinic where Anne is a nurse closes, she will move.",  # the clause of a hypothesis
 ]
 
 

@@ -152,6 +152,48 @@ def test_an_answer_to_who_is_a_role_however_it_opens(spacy_nlp, answer, role):
     assert (role, "Bram") in roles(out[2])
 
 
+@pytest.mark.parametrize("question, answer, link", [
+    # a short tail after the asked name, an article and describing words before the role
+    ("That's a big move. Who is Bram, for my notes?", "A former colleague. We shared an office.", ("u1's colleague", "Bram")),
+    ("Who's Bram?", "an old friend from uni", ("u1's friend", "Bram")),
+    ("Who's Bram?", "a friend of my sister's", None),  # another's friend: not the speaker's
+])
+def test_an_answer_to_who_is_with_an_article_or_a_tail(spacy_nlp, question, answer, link):
+    out = people_of(spacy_nlp, [("u1", "Bram is coming over on Friday."), ("bot", question), ("u1", answer)])
+    if link is None:
+        assert not any(n == "Bram" for _, n in roles(out[2]))
+    else:
+        assert link in roles(out[2])
+
+
+def test_her_role_in_an_answer_is_the_role_of_whom_the_speaker_spoke_of(spacy_nlp):
+    """"Who's Ravi?" - "her husband.": Ravi is the husband of the woman the
+    speaker's last turn spoke of, never of Ravi himself; a kin word of the
+    speaker's ("mam") is no owner (her husband would be "my dad"); with no
+    one to own the role nothing is linked and "her" is not Ravi."""
+    out = people_of(spacy_nlp, [("u1", "Priya got the keys to the new flat today. Ravi is thrilled too."),
+                                ("bot", "Lovely! Who's Ravi?"), ("u1", "her husband. very practical man")])
+    assert ("Priya's husband", "Ravi") in roles(out[2])
+    assert set(out[2].pronouns.values()) == {"Priya"}
+    out = people_of(spacy_nlp, [("u1", "she told mam before me. ravi's already painted the spare room"),
+                                ("bot", "Who's Ravi?"), ("u1", "her husband lol")])
+    assert not any(n == "Ravi" for _, n in roles(out[2]))
+    assert "Ravi" not in out[2].pronouns.values()
+
+
+def test_a_yes_to_is_x_someones_role_links_them(spacy_nlp):
+    """"Is Sam Marc's son?" - "Yes": Sam is Marc's son; two names asked
+    about at once ("Are Ella and Sam Marc's children?") are people, each
+    theirs, never one entity by a shared role."""
+    out = people_of(spacy_nlp, [("u1", "Sam held my hand all through the reception."),
+                                ("bot", "What a special day! Is Sam Marc's son?"), ("u1", "Yes, the youngest.")])
+    assert ("Marc's son", "Sam") in roles(out[2])
+    out = people_of(spacy_nlp, [("u1", "Sam held my hand all through the reception."),
+                                ("bot", "Are Ella and Sam Marc's children?"), ("u1", "Yes, Marc and Julie's two.")])
+    assert not any(r.startswith("Marc's") for r, _ in roles(out[2]))
+    assert {"Ella", "Sam"} <= set(out[2].persons)
+
+
 def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
     """"Who's Ottilie?" / "jan's mom lol. my MIL.": Ottilie is Jan's mother
     and the speaker's mother-in-law ("MIL")."""

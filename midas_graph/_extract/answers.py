@@ -168,7 +168,8 @@ def _described(w, seg, name: str, me: Subj):
         return None
     low = h.lemma_.lower()
     if low in _PETS:
-        poss = _child(h, "poss")
+        # "our beagle lol": the parser may make the tail the head and the pet word its compound
+        poss = _child(h, "poss") or (_child(h.head, "poss") if h.dep_ == "compound" else None)
         if poss is None or poss.lower_ not in _FIRST:
             return None
         return (me, f"has_{_PET_CANON.get(low, low)}", name, [h], True)

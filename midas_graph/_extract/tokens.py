@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Iterable
 
 from .._registry import AttributeRegistry
+from .casing import is_first_name
 from .lexicon import (_ATTR_ADJECTIVES, _ATTR_NOUNS, _COMMON_SUBJECTS, _DATE_ATTRS, _DROP_ADJ, _EVENTS, _FAVORITE,
                       _FIRST, _MENTION_SKIP, _METRICS, _NAME_LABELS, _OTHER_PRON, _QUANTITY_NOUNS, _RELATIONS,
                       _SECOND, LEX)
@@ -97,7 +98,8 @@ def _is_name(t, ctx: Parties) -> bool:
         return False
     if t.text.islower():
         return False
-    if t.pos_ == "NOUN" and t.i == t.sent.start and t.tag_ == "NN" and t.is_alpha and t.text[0].isupper() \
+    # "Anders has accepted a position": a first name ending in s is tagged a plural noun (NNS)
+    if t.pos_ == "NOUN" and t.i == t.sent.start and (t.tag_ == "NN" or t.tag_ == "NNS" and is_first_name(low)) and t.is_alpha and t.text[0].isupper() \
             and t.text[1:].islower() and t.dep_ in ("nsubj", "nsubjpass") and det is None \
             and not any(c.dep_ in ("compound", "amod", "poss") for c in t.children) \
             and low not in _METRICS and low not in _ATTR_NOUNS and low not in _EVENTS and low not in _RELATIONS \

@@ -250,7 +250,11 @@ class Walker:
         for t in sent:
             if t.i in seen or not (t.pos_ in ("VERB", "AUX") or t.lemma_ == "like" and t.dep_ == "ROOT"):
                 continue
-            if _child(t, "nsubj", "nsubjpass") is None or t.dep_ in ("relcl", "csubj", "pcomp", "amod", "xcomp", "aux", "auxpass"):
+            if _child(t, "nsubj", "nsubjpass") is None or t.dep_ in ("csubj", "pcomp", "amod", "xcomp", "aux", "auxpass"):
+                continue
+            if t.dep_ == "relcl":  # judged by the clause of the noun it describes
+                if _where_copula(t) and _clean_path(t.head if t.head.pos_ in ("VERB", "AUX") else t.head.head):
+                    add(t)
                 continue
             if _clean_path(t):
                 add(t)
@@ -442,6 +446,15 @@ class Walker:
 
     def qualifiers(self, v, value_toks: set, *, share: bool = True):
         return qualifiers(self, v, value_toks, share=share)
+
+
+def _where_copula(v) -> bool:
+    """ "The dental office where she's a hygienist has lost two girls": a
+    "where" clause of "be" with a subject of its own and a noun after it says
+    what that subject is, whatever the sentence goes on to say."""
+    adv = _child(v, "advmod")
+    return v.lemma_ == "be" and adv is not None and adv.lower_ == "where" and adv.i < v.i \
+        and _child(v, "attr") is not None
 
 
 def _noun_read_verb(v):
