@@ -40,7 +40,7 @@ import datetime as _dt
 import re
 from dataclasses import dataclass, field
 from typing import Any
-from ._extract.casing import Casing, places
+from ._extract.casing import Casing, first_name_gender, places
 from ._extract.normalize import fold
 from ._extract.subjects import _KIN_CAPITAL_ONLY
 from ._extract.subjects import _KIN_CLASSES as _KIN_NAME_CLASSES  # one list: what extraction reads bare too
@@ -833,6 +833,16 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                     link(role_name(whose, asked_role), named[0], first, "answer")
                 else:
                     out.persons.extend(named)
+                    # children by the gender their first names tell ("Ella" a daughter), and one
+                    # left untold the child: two never share a role name
+                    by_gender = _GENDERED_ROLE.get(asked_role, {})
+                    untold = [nm for nm in named if not first_name_gender(nm)]
+                    for nm in named:
+                        g = first_name_gender(nm)
+                        if g and by_gender:
+                            link(role_name(whose, by_gender[g]), nm, first, "answer")
+                        elif by_gender and len(untold) == 1:
+                            link(role_name(whose, asked_role), nm, first, "answer")
             else:  # "she's my sister", "he is my manager"
                 for r in roles:
                     if r.owner == speaker and r.person and r.head < first.end and any(
@@ -1295,6 +1305,10 @@ _OWNED_ROLE = re.compile(r"^\W*(?:[Aa]nd\s+|[Ss]o\s+)?(?:[Ii]s|[Aa]re|[Ww]as|[Ww
                          r"(?P<owner>your|[A-Z][\w-]*['’]s)\s+(?P<role>[a-z-]+)(?:\s[^?]*)?\?")
 _NAMES_SPLIT = re.compile(r"\s*(?:,|\band\b|&)\s*")
 _SINGULAR = {"children": "child", "grandchildren": "grandchild"}
+#: the gendered role words of a role of several children (:func:`first_name_gender`)
+_GENDERED_ROLE = {"child": {"m": "son", "f": "daughter"}, "kid": {"m": "son", "f": "daughter"},
+                  "grandchild": {"m": "grandson", "f": "granddaughter"},
+                  "grandkid": {"m": "grandson", "f": "granddaughter"}}
 _ASK_NAMES = re.compile(r"\bwhat(?:['’]s| is| are)\s+(?:their|his|her|(?:your|the) \w+(?:['’]s|s['’]))\s+names?\b"
                         r"|\bwhat (?:are|is) (?:they|he|she) called\b|\bwhat do you call (?:them|him|her)\b"
                         r"|\bwho are they\b", re.I)

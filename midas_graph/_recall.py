@@ -461,6 +461,11 @@ def _is_ex(word: str) -> bool:
     return cls is not None and cls[0] == "ex"
 
 
+#: A child of no told role gender is a son or daughter of a kin path when
+#: the pronouns said of them tell only that gender ("Are Ella and Sam Marc's
+#: children?" - "Yes" ... "Sam made the team! He's their goalie": my grandson).
+KIN_CHILD_TOLD = True
+
 class Recaller:
     """The recall indexes of one Memory (per group, rebuilt after writes)."""
 
@@ -981,6 +986,11 @@ class Recaller:
                     ids = [i for o in owners for i in self._role_ids(f"{o}'s {step}", group_id)]
                     owners = self._person_names(ids, group_id)[0]
                 found += [i for o in owners for i in self._role_ids(f"{o}'s {path[-1]}", group_id)]
+                last = _people.gender_of(f"x's {path[-1]}")
+                if KIN_CHILD_TOLD and last and _people.role_class(path[-1])[0] in ("son", "daughter", "child"):
+                    # "my grandson": Marc's child Sam, whom "he" was said of
+                    found += [i for o in owners for i in self._role_ids(f"{o}'s child", group_id)
+                              if self._genders(i, group_id) == {last}]
             through = _people.kin_through(word)
             if through:
                 # the roles the owner is known by ("Nia" is "Marcus's wife"): Marcus's mother-in-law

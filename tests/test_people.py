@@ -182,16 +182,39 @@ def test_her_role_in_an_answer_is_the_role_of_whom_the_speaker_spoke_of(spacy_nl
 
 
 def test_a_yes_to_is_x_someones_role_links_them(spacy_nlp):
-    """"Is Sam Marc's son?" - "Yes": Sam is Marc's son; two names asked
+    """"Is Sam Marc's son?" - "Yes": Sam is Marc's son. Two names asked
     about at once ("Are Ella and Sam Marc's children?") are people, each
-    theirs, never one entity by a shared role."""
+    theirs, never one entity by a shared role: a first name of one gender in
+    every locale that lists it gives the child's gendered role ("Ella" a
+    daughter), and one name left untold ("Sam") is the child; two untold
+    ("Sam and Alex") are linked to nothing."""
     out = people_of(spacy_nlp, [("u1", "Sam held my hand all through the reception."),
                                 ("bot", "What a special day! Is Sam Marc's son?"), ("u1", "Yes, the youngest.")])
     assert ("Marc's son", "Sam") in roles(out[2])
     out = people_of(spacy_nlp, [("u1", "Sam held my hand all through the reception."),
                                 ("bot", "Are Ella and Sam Marc's children?"), ("u1", "Yes, Marc and Julie's two.")])
-    assert not any(r.startswith("Marc's") for r, _ in roles(out[2]))
+    assert {r for r in roles(out[2]) if r[0].startswith("Marc's")} == {("Marc's daughter", "Ella"), ("Marc's child", "Sam")}
     assert {"Ella", "Sam"} <= set(out[2].persons)
+    out = people_of(spacy_nlp, [("u1", "Sam held my hand all through the reception."),
+                                ("bot", "Are Alex and Sam Marc's children?"), ("u1", "Yes, Marc and Julie's two.")])
+    assert not any(r.startswith("Marc's") for r, _ in roles(out[2]))
+
+
+def test_my_grandson_is_a_childs_child_the_pronouns_tell_is_a_boy(mem):
+    """"Are Ella and Sam Marc's children?" - "Yes" (Marc is my son) ... "Sam
+    made the AAA team! He's going to be their goalie.": asked "my grandson",
+    Sam's turn answers (Sam is Marc's child, "he" tells he is a son), and
+    "my granddaughter" is Ella, by her name's gender."""
+    for speaker, text in [("lorraine", "My son Marc is driving up from Halifax to take me."),
+                          ("lorraine", "Marc and Julie drove up with the children, and Sam held my hand all through the reception."),
+                          ("assistant", "What a special day! Are Ella and Sam Marc's children?"),
+                          ("lorraine", "Yes, Marc and Julie's two. Ella is seventeen."),
+                          ("lorraine", "Sam made the AAA team! He's going to be their goalie.")]:
+        mem.add_episode(text, speaker=speaker)
+    ctx = mem.context("what does my grandson do in hockey?", speaker="lorraine")
+    assert not ctx.abstain and "goalie" in ctx.text
+    ctx = mem.context("how old is my granddaughter?", speaker="lorraine")
+    assert not ctx.abstain and "Ella" in ctx.text
 
 
 def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):

@@ -151,6 +151,33 @@ def first_names() -> dict[str, int]:
     return {n: c for n, c in counts.items() if n.isascii() and n.isalpha() and n not in drop}
 
 
+@lru_cache(maxsize=1)
+def _gendered_first_names() -> dict[str, str]:
+    """Lower-case first name -> "m" or "f" where ``faker``'s locales list it
+    only among male or only among female first names (never both)."""
+    seen: dict[str, set[str]] = {}
+    try:
+        import faker.providers.person as person
+    except ImportError:
+        return {}
+    for info in pkgutil.iter_modules(person.__path__):
+        provider = getattr(importlib.import_module(f"{person.__name__}.{info.name}"), "Provider", None)
+        for attr, g in (("first_names_male", "m"), ("first_names_female", "f")):
+            value = getattr(provider, attr, None)
+            if isinstance(value, (dict, list, tuple)):
+                for n in value:
+                    if isinstance(n, str) and n == n.strip():
+                        seen.setdefault(fold(n), set()).add(g)
+    return {n: next(iter(gs)) for n, gs in seen.items() if len(gs) == 1}
+
+
+def first_name_gender(name: str) -> str:
+    """ "m" or "f" when every locale that lists a first name lists it for one
+    gender ("Ella" f, "Marc" m), else "" ("Sam", "Alex", "Andrea")."""
+    words = name.split()
+    return _gendered_first_names().get(fold(words[0]), "") if words else ""
+
+
 _places_lock = threading.Lock()
 _places: dict[str, str] | None = None
 
