@@ -743,14 +743,15 @@ ANSWER_WORDS = 12
 
 def _question_answered(idx, episode_id: str, text: str) -> str:
     """The other speaker's question that the short turn ``episode_id``
-    answers (its last sentence), or ""."""
+    answers (the last sentence of the turn before that asks: "Nice. Which
+    floor? Asking for Pixel and bike logistics." / "3rd. no lift"), or ""."""
     if not ANSWER_TAKES_QUESTION or len(text.split()) > ANSWER_WORDS:
         return ""
     before = _other_before(idx, episode_id)
     if before is None:
         return ""
-    last = _SENTENCE.split(_SAID_BY.sub("", before, count=1).strip())[-1]
-    return last if last.endswith("?") else ""
+    asks = [s for s in _SENTENCE.split(_SAID_BY.sub("", before, count=1).strip()) if s.endswith("?")]
+    return asks[-1] if asks else ""
 
 
 def _voiced(idx) -> dict[str, set[str]]:

@@ -1298,6 +1298,18 @@ def test_a_short_answer_speaks_to_the_question_it_answers(monkeypatch):
         assert mem.context(asked, speaker="Hiro").abstain
 
 
+def test_a_short_answer_takes_the_question_asked_before_an_aside():
+    """"Nice. Which floor? Asking for the bike." / "3rd. no lift. rip": the
+    answer answers the turn's last question, not its last sentence."""
+    chat = [("Kasia", "flat signed. 2-bed in De Pijp, move-in 1 Oct."),
+            ("Bot", "Nice. Which floor? Asking for the bike logistics."),
+            ("Kasia", "3rd. no lift. rip"), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("what floor is my flat on?", speaker="Kasia")
+        assert not ctx.abstain and "3rd" in ctx.text, ctx.text
+
+
 def test_a_trip_named_by_its_place_answers_a_question_about_the_trip(monkeypatch):
     """"when's the taipei trip?" after "booking taipei to see ama! sept 20" and
     "taipei moved to oct 18": no turn says "trip"; travel words speak to it
