@@ -1172,7 +1172,12 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 and alias_key(group_id, h.episode.speaker) not in said_by):
             return None
         if h.id not in about_texts:
-            about_texts[h.id] = _people.about(h.text, focus_names)
+            said = _people.about(h.text, focus_names)
+            # "Want reminders for his physio?" / "pls. tues 4pm": a short answer is about them
+            # with the question it answers (it mentions them: _people.ANSWER_MENTIONS)
+            mentions = any(h.episode.id in m for m in mention_sets.values())
+            asked = "" if said or not mentions else _question_answered(idx, h.id, h.text)
+            about_texts[h.id] = f"{h.text} {asked}" if asked else said
         return about_texts[h.id]
 
     def fit_of(h: Hit, own: bool, drop_echo: bool = True) -> float:

@@ -54,6 +54,10 @@ PRONOUN_TURNS = 3
 #: been to Franklin before?" - "nope first time. hes a chef"), before the
 #: speaker's own earlier turns.
 QUESTION_PRONOUNS = True
+#: A short answer (this many words at most) to the other speaker's closing
+#: question mentions the people that question was about: "Want reminders for
+#: his physio?" (his: Liam) / "pls. tues 4pm" is a turn about Liam. 0: never.
+ANSWER_MENTIONS = 12
 #: A pronoun's candidates include a name the group already knows as a person's,
 #: whatever the tagger labelled it this time ("Ella" tagged ORG in "I told you
 #: Ella was seventeen. She is sixteen", so "she" went to the last PERSON-tagged
@@ -342,6 +346,8 @@ class _Turn:
     #: the people its closing question names ("Has Nico been to Franklin before?"), for a
     #: pronoun in the answer ("nope, hes a chef")
     question_persons: list[tuple[str, str]] = field(default_factory=list)
+    #: the people its closing question is about, its pronouns resolved ("his physio?")
+    question_about: list[str] = field(default_factory=list)
     #: the words it said that are not self-introductions, folded: a name its speaker spoke of
     #: ("saoirse, born oct 30") is someone else when the next turn greets it ("Welcome, Saoirse")
     spoke_of: frozenset[str] = frozenset()
@@ -947,6 +953,15 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
     sents = list(doc.sents)
     if sents and sents[-1].text.strip().endswith("?"):
         turn.question_persons = [(nm, g) for i, nm, g in persons if i >= sents[-1].start]
+        # "Want reminders for his physio?": whom its pronouns stand for, for a short answer's mentions
+        turn.question_about = list(dict.fromkeys(
+            [nm for _, nm in turn.question_persons]
+            + [nm for i, nm in sorted(out.pronouns.items()) if i >= sents[-1].start]))
+    if ANSWER_MENTIONS and prev is not None and fold(prev.speaker) != fold(speaker) and prev.question_about \
+            and len([t for t in doc if not t.is_punct and not t.is_space]) <= ANSWER_MENTIONS:
+        # "pls. tues 4pm": a short answer is about whom the question it answers was about
+        out.persons.extend(nm for nm in prev.question_about
+                           if fold(nm) not in (fold(speaker), fold(listener or "")) and nm not in out.persons)
     # a pronoun-resolved person is the last one spoken of
     if out.pronouns:
         last_i = max(out.pronouns)

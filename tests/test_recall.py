@@ -1310,6 +1310,26 @@ def test_a_short_answer_takes_the_question_asked_before_an_aside():
         assert not ctx.abstain and "3rd" in ctx.text, ctx.text
 
 
+def test_a_short_answer_is_about_whom_the_question_was_about(monkeypatch):
+    """"Want reminders for his physio?" (his: Liam) / "pls. tues 4pm": the
+    answer mentions Liam (_people.ANSWER_MENTIONS) and speaks of him with the
+    question's words, so "what time is liam's physio?" is answered by it."""
+    import midas_graph._people as people_mod
+
+    chat = [("Dana", "liam's knee surgery is mar 14. acl."), ("Bot", "Who's Liam?"), ("Dana", "hubby lol"),
+            ("Dana", "surgery went fine, he's home"), ("Bot", "Glad it went well! Want reminders for his physio?"),
+            ("Dana", "pls. tues 4pm"), *_FILLER[:6]]
+    asked = "what time is liam's physio?"
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context(asked, speaker="Dana")
+        assert not ctx.abstain and "tues 4pm" in ctx.text, ctx.text
+    monkeypatch.setattr(people_mod, "ANSWER_MENTIONS", 0)
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        assert mem.context(asked, speaker="Dana").abstain
+
+
 def test_a_trip_named_by_its_place_answers_a_question_about_the_trip(monkeypatch):
     """"when's the taipei trip?" after "booking taipei to see ama! sept 20" and
     "taipei moved to oct 18": no turn says "trip"; travel words speak to it
