@@ -374,6 +374,8 @@ def _names(entities: dict, store, group_id: str | None, out: _Report) -> None:
     keys = {k: (g, eid) for k, g, _, eid in store.alias_rows(verify=False) if group_id is None or g == group_id}
     named: dict[str, set[str]] = defaultdict(set)
     for e in entities.values():
+        if not e.name.strip():  # nobody can ask for it, and history() refuses it
+            out.add("names", f"entity {e.id} has an empty name", e.id)
         for name in (e.name, *e.aliases):
             named[alias_key(e.group_id, name)].add(e.id)
         if alias_key(e.group_id, e.name) not in keys:

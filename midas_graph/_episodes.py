@@ -433,6 +433,8 @@ class Ingest:
         if item.listener and people.listener_names:
             names[item.listener] = "PERSON"
         for n in people.names():
+            if not n.strip():
+                continue  # no entity without a name
             parts = _people.split_role(n)
             names.setdefault(n, "PERSON" if parts is None or _people.is_person_role(n) else "CONCEPT")
             if parts is not None:

@@ -955,13 +955,13 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
         turn.question_persons = [(nm, g) for i, nm, g in persons if i >= sents[-1].start]
         # "Want reminders for his physio?": whom its pronouns stand for, for a short answer's mentions
         turn.question_about = list(dict.fromkeys(
-            [nm for _, nm in turn.question_persons]
+            [nm for nm, _ in turn.question_persons]
             + [nm for i, nm in sorted(out.pronouns.items()) if i >= sents[-1].start]))
     if ANSWER_MENTIONS and prev is not None and fold(prev.speaker) != fold(speaker) and prev.question_about \
             and len([t for t in doc if not t.is_punct and not t.is_space]) <= ANSWER_MENTIONS:
         # "pls. tues 4pm": a short answer is about whom the question it answers was about
         out.persons.extend(nm for nm in prev.question_about
-                           if fold(nm) not in (fold(speaker), fold(listener or "")) and nm not in out.persons)
+                           if nm.strip() and fold(nm) not in (fold(speaker), fold(listener or "")) and nm not in out.persons)
     # a pronoun-resolved person is the last one spoken of
     if out.pronouns:
         last_i = max(out.pronouns)

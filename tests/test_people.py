@@ -217,6 +217,22 @@ def test_my_grandson_is_a_childs_child_the_pronouns_tell_is_a_boy(mem):
     assert not ctx.abstain and "Ella" in ctx.text
 
 
+def test_a_short_answer_mentions_whom_its_question_was_about(spacy_nlp):
+    """"How is Bram doing?" - "much better, thanks": the answer mentions Bram;
+    "Want reminders for his physio?" (his: Bram) - "pls. tues 4pm" too; a
+    longer turn, or one after no question, mentions nobody new (and no name
+    is ever empty)."""
+    out = people_of(spacy_nlp, [("u1", "Bram had knee surgery."), ("bot", "Oh no. How is Bram doing?"),
+                                ("u1", "much better, thanks")])
+    assert out[2].names() == ["Bram"]
+    out = people_of(spacy_nlp, [("u1", "Bram had knee surgery. It went fine."), ("bot", "Who's Bram?"), ("u1", "hubby lol"),
+                                ("bot", "Glad it went well! Want reminders for his physio?"), ("u1", "pls. tues 4pm")])
+    assert "Bram" in out[4].names() and "" not in out[4].names()
+    out = people_of(spacy_nlp, [("u1", "Bram had knee surgery."), ("bot", "Oh no. How is Bram doing?"),
+                                ("u1", "much better now, he is walking a little every day and the physio is happy with his knee")])
+    assert "Bram" not in out[2].persons
+
+
 def test_an_answer_may_give_another_owner_and_a_second_role(spacy_nlp):
     """"Who's Ottilie?" / "jan's mom lol. my MIL.": Ottilie is Jan's mother
     and the speaker's mother-in-law ("MIL")."""

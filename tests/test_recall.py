@@ -1324,6 +1324,7 @@ def test_a_short_answer_is_about_whom_the_question_was_about(monkeypatch):
         _add_chat(mem, chat)
         ctx = mem.context(asked, speaker="Dana")
         assert not ctx.abstain and "tues 4pm" in ctx.text, ctx.text
+        assert mem.check() == []  # no entity without a name
     monkeypatch.setattr(people_mod, "ANSWER_MENTIONS", 0)
     with Memory(engine=ENGINE, clock=StepClock()) as mem:
         _add_chat(mem, chat)

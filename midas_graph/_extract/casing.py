@@ -363,8 +363,9 @@ class Casing:
 
     def _name_at(self, text: str, words, k: int, stop) -> tuple[str, int] | None:
         w = _POSSESSIVE.sub("", words[k].group(0))  # "our daughter saoirse's christening"
+        # not a verb's form either: "my sister keeps texting me" names no Keeps
         if not (w.isalpha() and w.islower() and len(w) >= 3) or w in stop or w in _CHAT_WORDS \
-                or w in self.common or w in _english():
+                or w in self.common or w in _english() or _is_english(w):
             return None
         lo = max(0, k - 4)
         before = [m.group(0).lower() for m in words[lo:k]]
