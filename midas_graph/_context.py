@@ -743,15 +743,19 @@ ANSWER_WORDS = 12
 
 def _question_answered(idx, episode_id: str, text: str) -> str:
     """The other speaker's question that the short turn ``episode_id``
-    answers (the last sentence of the turn before that asks: "Nice. Which
-    floor? Asking for Pixel and bike logistics." / "3rd. no lift"), or ""."""
+    answers (the last of the last two sentences of the turn before that
+    asks: "Nice. Which floor? Asking for Pixel and bike logistics." / "3rd.
+    no lift"), or ""."""
     if not ANSWER_TAKES_QUESTION or len(text.split()) > ANSWER_WORDS:
         return ""
     before = _other_before(idx, episode_id)
     if before is None:
         return ""
-    asks = [s for s in _SENTENCE.split(_SAID_BY.sub("", before, count=1).strip()) if s.endswith("?")]
-    return asks[-1] if asks else ""
+    # the closing question, or the one before a last aside; not one with more said after it
+    # ("how about seltzer with popcorn? It's yum! The novel I'm reading is ...": what the
+    # answer echoes of those statements stays theirs, ECHO)
+    sents = _SENTENCE.split(_SAID_BY.sub("", before, count=1).strip())
+    return next((s for s in reversed(sents[-2:]) if s.endswith("?")), "")
 
 
 def _voiced(idx) -> dict[str, set[str]]:
