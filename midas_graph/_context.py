@@ -1179,8 +1179,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
             said = _people.about(h.text, focus_names)
             # "Want reminders for his physio?" / "pls. tues 4pm": a short answer is about them
             # with the question it answers (it mentions them: _people.ANSWER_MENTIONS)
-            mentions = any(h.episode.id in m for m in mention_sets.values())
-            asked = "" if said or not mentions else _question_answered(idx, h.id, h.text)
+            mentions = not said and any(h.episode.id in m for m in mention_sets.values())
+            asked = _question_answered(idx, h.id, h.text) if mentions else ""
             about_texts[h.id] = f"{h.text} {asked}" if asked else said
         return about_texts[h.id]
 

@@ -812,8 +812,8 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                 r.start <= first.start + 2 or _lead_in(doc, first.start, r.start, asked_name))]
             said = _answer_role(doc, first, asked_name) if kind == "who" and not lead else None
             said_role, said_owner = said if said is not None else (None, None)
-            owned_by = _third_owner(tracker, speaker, said_owner, asked_name) if said_owner is not None else None
             if said_owner is not None:  # "her husband.": whoever she is, not the one asked about
+                owned_by = _third_owner(tracker, speaker, said_owner, asked_name)
                 if owned_by is not None:
                     link(role_name(owned_by, said_role), asked_name, first, "answer")
                 third_owner = (said_owner.i, owned_by)
@@ -841,14 +841,12 @@ def analyze(doc, speaker: str, listener: str | None, tracker: Tracker | None = N
                     out.persons.extend(named)
                     # children by the gender their first names tell ("Ella" a daughter), and one
                     # left untold the child: two never share a role name
-                    by_gender = _GENDERED_ROLE.get(asked_role, {})
-                    untold = [nm for nm in named if not first_name_gender(nm)]
-                    for nm in named:
-                        g = first_name_gender(nm)
-                        if g and by_gender:
-                            link(role_name(whose, by_gender[g]), nm, first, "answer")
-                        elif by_gender and len(untold) == 1:
-                            link(role_name(whose, asked_role), nm, first, "answer")
+                    by_gender = _GENDERED_ROLE.get(asked_role)
+                    genders = {nm: first_name_gender(nm) for nm in named} if by_gender else {}
+                    untold = [nm for nm, g in genders.items() if not g]
+                    for nm, g in genders.items():
+                        if g or len(untold) == 1:
+                            link(role_name(whose, by_gender[g] if g else asked_role), nm, first, "answer")
             else:  # "she's my sister", "he is my manager"
                 for r in roles:
                     if r.owner == speaker and r.person and r.head < first.end and any(
@@ -1353,7 +1351,7 @@ def _question(doc, listener: str | None) -> tuple[tuple[str, str | None, str] | 
         # "Are Ella and Sam Marc's children?", "Is Sam Marc's son?", "Are Zoe and Zion your twins?"
         m = _OWNED_ROLE.search(text) if asked is None or asked[2] == "a" else None
         if m and (len(_NAMES_SPLIT.split(m.group("names"))) > 1 or m.group("owner") != "your") \
-                and role_class(m.group("role")) is not None and role_class(m.group("role"))[2]:
+                and (role_class(m.group("role")) or ("", "", False))[2]:
             word = m.group("role").lower()
             if _plural_role(word):
                 word = _SINGULAR.get(word, word[:-1])

@@ -986,11 +986,11 @@ class Recaller:
                     ids = [i for o in owners for i in self._role_ids(f"{o}'s {step}", group_id)]
                     owners = self._person_names(ids, group_id)[0]
                 found += [i for o in owners for i in self._role_ids(f"{o}'s {path[-1]}", group_id)]
-                last = _people.gender_of(f"x's {path[-1]}")
-                if KIN_CHILD_TOLD and last and _people.role_class(path[-1])[0] in ("son", "daughter", "child"):
+                last = _people.role_class(path[-1])
+                if KIN_CHILD_TOLD and last is not None and last[0] in ("son", "daughter"):
                     # "my grandson": Marc's child Sam, whom "he" was said of
                     found += [i for o in owners for i in self._role_ids(f"{o}'s child", group_id)
-                              if self._genders(i, group_id) == {last}]
+                              if self._genders(i, group_id) == {last[1]}]
             through = _people.kin_through(word)
             if through:
                 # the roles the owner is known by ("Nia" is "Marcus's wife"): Marcus's mother-in-law

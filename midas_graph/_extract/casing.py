@@ -117,6 +117,26 @@ def _is_english(w: str) -> bool:
         w[:-1] in eng or w.endswith("es") and w[:-2] in eng)
 
 
+def _faker_person_providers() -> list:
+    """The person ``Provider`` of each of ``faker``'s locales (none when it is
+    not installed)."""
+    try:
+        import faker.providers.person as person
+    except ImportError:
+        return []
+    return [getattr(importlib.import_module(f"{person.__name__}.{info.name}"), "Provider", None)
+            for info in pkgutil.iter_modules(person.__path__)]
+
+
+def _listed(provider, attr: str) -> set[str]:
+    """The folded names a provider lists under ``attr``; a name listed with
+    spaces around it (az_AZ's "Fuad ") is not read."""
+    value = getattr(provider, attr, None)
+    if not isinstance(value, (dict, list, tuple)):
+        return set()
+    return {fold(n) for n in value if isinstance(n, str) and n == n.strip()}
+
+
 @lru_cache(maxsize=1)
 def first_names() -> dict[str, int]:
     """Lower-case first name without accents -> how many of the ``faker``
@@ -124,21 +144,11 @@ def first_names() -> dict[str, int]:
     ``nicknames`` package knows, Apache-2.0), less ``people.not_first_names``.
     Empty when neither package is installed (no word is cased as a name)."""
     counts: dict[str, int] = {}
-    try:
-        import faker.providers.person as person
-    except ImportError:
-        person = None
-    if person is not None:
-        for info in pkgutil.iter_modules(person.__path__):
-            provider = getattr(importlib.import_module(f"{person.__name__}.{info.name}"), "Provider", None)
-            names: set[str] = set()
-            for attr in ("first_names", "first_names_male", "first_names_female"):
-                value = getattr(provider, attr, None)
-                if isinstance(value, (dict, list, tuple)):
-                    # a name listed with spaces around it (az_AZ's "Fuad ") is not read
-                    names.update(fold(n) for n in value if isinstance(n, str) and n == n.strip())
-            for n in names:
-                counts[n] = counts.get(n, 0) + 1
+    for provider in _faker_person_providers():
+        names = {n for attr in ("first_names", "first_names_male", "first_names_female")
+                 for n in _listed(provider, attr)}
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
     try:
         from nicknames import NickNamer
     except ImportError:
@@ -156,18 +166,10 @@ def _gendered_first_names() -> dict[str, str]:
     """Lower-case first name -> "m" or "f" where ``faker``'s locales list it
     only among male or only among female first names (never both)."""
     seen: dict[str, set[str]] = {}
-    try:
-        import faker.providers.person as person
-    except ImportError:
-        return {}
-    for info in pkgutil.iter_modules(person.__path__):
-        provider = getattr(importlib.import_module(f"{person.__name__}.{info.name}"), "Provider", None)
+    for provider in _faker_person_providers():
         for attr, g in (("first_names_male", "m"), ("first_names_female", "f")):
-            value = getattr(provider, attr, None)
-            if isinstance(value, (dict, list, tuple)):
-                for n in value:
-                    if isinstance(n, str) and n == n.strip():
-                        seen.setdefault(fold(n), set()).add(g)
+            for n in _listed(provider, attr):
+                seen.setdefault(n, set()).add(g)
     return {n: next(iter(gs)) for n, gs in seen.items() if len(gs) == 1}
 
 

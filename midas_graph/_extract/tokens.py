@@ -99,7 +99,8 @@ def _is_name(t, ctx: Parties) -> bool:
     if t.text.islower():
         return False
     # "Anders has accepted a position": a first name ending in s is tagged a plural noun (NNS)
-    if t.pos_ == "NOUN" and t.i == t.sent.start and (t.tag_ == "NN" or t.tag_ == "NNS" and is_first_name(low)) and t.is_alpha and t.text[0].isupper() \
+    if t.pos_ == "NOUN" and t.i == t.sent.start and (t.tag_ == "NN" or t.tag_ == "NNS" and is_first_name(low)) \
+            and t.is_alpha and t.text[0].isupper() \
             and t.text[1:].islower() and t.dep_ in ("nsubj", "nsubjpass") and det is None \
             and not any(c.dep_ in ("compound", "amod", "poss") for c in t.children) \
             and low not in _METRICS and low not in _ATTR_NOUNS and low not in _EVENTS and low not in _RELATIONS \
