@@ -436,13 +436,38 @@ def _covers(info: QueryInfo, text: str) -> bool:
     TRAVEL_WORDS)."""
     words = _words(text)
     key = info.nouns or info.terms
-    if any(_matches(t, words) for t in key):
+    if any(_matches(t, words) and not (info.nouns and _qualifies_person(t, text, info.text)) for t in key):
         return True
     for flag, asked, speaking in _families():
         if globals()[flag] and (info.occupation and "job" in asked or any(t in asked for t in info.terms)) \
                 and words & speaking:
             return True
     return False
+
+
+#: An asked noun said only to qualify a person ("school friend", "work
+#: colleague", "gym buddy") does not speak to what is asked of it: "school
+#: friend, known her since we were 12" says nothing of what school Niamh
+#: teaches at. Unless the question says it so too ("who's my school friend?").
+PERSON_QUALIFIERS = True
+_QUALIFIED = re.compile(r"\s+([a-z]+)\b", re.I)
+
+
+def _qualifies_person(term: str, text: str, query: str) -> bool:
+    """Whether each time ``term`` is in ``text`` it qualifies a person's role
+    word ("friend", not "pet") the question does not put after it."""
+    if not PERSON_QUALIFIERS:
+        return False
+    found = list(re.finditer(rf"\b{re.escape(term)}\b", text, re.I))
+    if not found:
+        return False
+    for m in found:
+        nxt = _QUALIFIED.match(text, m.end())
+        role = _people.role_class(nxt.group(1).lower()) if nxt else None
+        if role is None or not role[2] or re.search(
+                rf"\b{re.escape(term)}\s+{re.escape(nxt.group(1))}\b", query, re.I):
+            return False
+    return True
 
 
 #: Asked "which hospital", "what city", a turn that names something (a word
@@ -554,6 +579,20 @@ def _to_listener(sentence: str) -> bool:
     return s.endswith("?") or bool(_SECOND_PERSON.search(s)) or (
         REACTIONS and bool(_CHEER.search(s) or (
             (_REACTION.search(s) or _VOCATIVE_END.search(s) or _REMARK.search(s)) and not _FIRST_PERSON.search(s))))
+
+
+#: Another speaker's question about the asked one ("Is Pixel a cat or a
+#: dog?") says nothing of anyone else: when the asked words are only in its
+#: questions, it does not count among the lines that could outrank the
+#: asked one's own (DOMINANCE), so the short answer that follows can ground.
+ASKING_ONLY = True
+
+
+def _asks_only(info: QueryInfo, text: str) -> bool:
+    """Whether the asked words are in ``text``'s questions and nowhere else."""
+    parts = _SENTENCE.split(text)
+    told = " ".join(p for p in parts if not p.strip().endswith("?"))
+    return len(told) < len(" ".join(parts)) and not _covers(info, told)
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:
@@ -1252,7 +1291,8 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
         if cov == 2 and not on and h.kind == "episode":
             shared_off.append(h)
         # only a turn about the asked entity can ground by naming something
-        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, words)
+        # (by its own text: "... we were 12" + "Brave! Is Niamh from work?" names no "Brave")
+        named_one = not cov and on and CATEGORY_NAMES and h.kind == "episode" and _names_one(info, h.text)
         named = cov == 2 and h.fact is not None and on and (
             not qmass or lex(words) >= FACT_NAMED_LEX) and (
             not NAMED_BY_BELIEF or _covers(info, _belief_words(mem, h.fact)))
@@ -1271,7 +1311,9 @@ def assemble(mem, query: str, *, budget_tokens: int, valid_at: _dt.datetime, kno
                 fit = own_fit  # the asked entity's turn counts as it grounds
             else:
                 fit = fit_of(h, own=ANY_OWN and h.kind == "episode" and not strict, drop_echo=False)
-            best_any = max(best_any, fit)
+            if not (ASKING_ONLY and strict and h.kind == "episode" and focus_ids
+                    and alias_key(group_id, h.episode.speaker) not in said_by and _asks_only(info, h.text)):
+                best_any = max(best_any, fit)
             then = bool(spans) and said_then(h)
             if then:
                 then_any = max(then_any, fit)

@@ -138,7 +138,9 @@ def said_as(words) -> list[str]:
 def _said_as_table() -> dict[str, tuple[str, ...]]:
     from ._extract.lexicon import LEX
 
-    return {k: tuple(v) for k, v in LEX.table("words.said_as").items()}
+    # "@possessions.pets": every word of that list ("animal" -> cat, dog, beagle...)
+    return {k: tuple(w for x in v for w in (sorted(LEX.words(x[1:])) if x.startswith("@") else (x,)))
+            for k, v in LEX.table("words.said_as").items()}
 
 
 def _lettered(word: str) -> bool:

@@ -1615,3 +1615,40 @@ def test_a_question_of_a_person_is_grounded_only_by_their_lines(monkeypatch):
         assert not ctx.abstain and "01.10" in ctx.text
         monkeypatch.setattr(context_mod, "PERSON_ASKED", False)
         assert not mem.context("when did Lukas start at Kontor?", speaker="jk").abstain
+
+
+def test_an_asked_class_speaks_through_its_kinds(monkeypatch):
+    """"what kind of animal is Pixel?" is answered by "cat." to "Is Pixel a
+    cat or a dog?" ("animal" stands for the pets list in words.said_as).
+    The assistant's question, whose words are only asked, does not outrank
+    the answer (ASKING_ONLY)."""
+    import midas_graph._context as context_mod
+
+    chat = [("kw", "Pixel's vaccines need updating before any move"), ("Bot", "Noted. Is Pixel a cat or a dog?"),
+            ("kw", "cat. tabby, 4yo, hates carriers"), ("Bot", "Got it."), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("what kind of animal is Pixel?", speaker="kw")
+        assert not ctx.abstain and "cat." in ctx.text, ctx.text
+        assert mem.context("what kind of car is Pixel?", speaker="kw").abstain
+        monkeypatch.setattr(context_mod, "ASKING_ONLY", False)
+        assert mem.context("what kind of animal is Pixel?", speaker="kw").abstain
+
+
+def test_a_noun_that_only_qualifies_a_person_does_not_answer_for_it(monkeypatch):
+    """"school friend, known her since we were 12" says nothing of what
+    school Niamh teaches at (PERSON_QUALIFIERS); "who is my school friend?"
+    still finds her, and a pet's noun before "pet" is no qualifier."""
+    import midas_graph._context as context_mod
+
+    assert not context_mod._qualifies_person("dog", "has dog pet own have Bruno", "what kind of dog is bruno?")
+    assert context_mod._qualifies_person("work", "my work colleague Dan", "where does Dan work?")
+    assert not context_mod._qualifies_person("work", "my work colleague Dan", "who is my work colleague?")
+    chat = [("shiv", "doing a sea swim with niamh on sunday, she's mad"), ("Bot", "Brave! Is Niamh from work?"),
+            ("shiv", "school friend, known her since we were 12"), ("Bot", "Lovely."), *_FILLER[:6]]
+    with Memory(engine=ENGINE, clock=StepClock()) as mem:
+        _add_chat(mem, chat)
+        ctx = mem.context("who is my school friend?", speaker="shiv")
+        assert not ctx.abstain and "niamh" in ctx.text.lower(), ctx.text
+        _abstains_by(monkeypatch, mem, "what school does niamh teach at?", "Nothing is known about Niamh",
+                     "PERSON_QUALIFIERS")
