@@ -68,6 +68,9 @@ CASES = [
     ("finally found a 2 bed in stoneygate!!", {("Imke", "lives_in", "Stoneygate", A)}),
     # a distance after the place is no place ("Mins" had been where she lived)
     ("found a 2 bed in drumcondra 5 mins from the school, keys on the 25th", {("Imke", "lives_in", "Drumcondra", A)}),
+    # someone else off to a named place moves there (location.off_to)
+    ("Steph's off to Perth. ugh.", {("Steph", "lives_in", "Perth", A)}),
+    ("My brother is off to Toronto next month.", {("Imke's brother", "lives_in", "Toronto", A)}),
     # a parent or grandparent word said bare is the speaker's (subjects.bare_owner)
     ("nana bought a bungalow in Skegness.", {("Imke's nana", "lives_in", "Skegness", A)}),
     ("Dad is a plumber.", {("Imke's dad", "job_title", "plumber", A)}),
@@ -102,6 +105,20 @@ def test_a_diet_change_is_marked_as_a_change(nlp):
     "I didn't buy the flat in Utrecht.",            # denied
 ])
 def test_a_home_not_got_is_no_move(nlp, text):
+    ex = run(nlp, text)
+    assert not [c for c in ex.claims if c.attribute == "lives_in"], triples(ex)
+
+
+@pytest.mark.parametrize("text", [
+    "I'm off to Paris!",                            # the speaker: mostly a trip
+    "My mum is off to Spain for two weeks.",        # a stretch
+    "Tom's off to Berlin tomorrow.",                # a day near
+    "Tom's off to Berlin on a work trip.",          # a trip word
+    "Is Tom off to Berlin?",                        # asked
+    "Tom is off to the gym.",                       # no place
+    "Ana isn't off to Porto after all.",            # denied
+])
+def test_off_to_a_place_that_is_no_move(nlp, text):
     ex = run(nlp, text)
     assert not [c for c in ex.claims if c.attribute == "lives_in"], triples(ex)
 

@@ -339,3 +339,50 @@ def moved_in(w, sent) -> None:
                        tense="present", tv=be, value_toks=list(o.subtree), is_entity=True, conf=0.8, rule="moved_in",
                        past_means_cease=False, change=True)
                 return
+
+
+_IS = frozenset({"is", "'s", "\u2019s", "are", "'re", "\u2019re"})
+#: "for two weeks", "for the weekend", "tomorrow": a stretch or a day near, a trip's
+_OFF_FOR = re.compile(r"\b(?:for|until|till|tomorrow|tonight|today|this (?:week|weekend|morning|afternoon|evening))\b",
+                      re.I)
+
+
+def off_to(w, sent) -> None:
+    """ "steph's off to perth", "he's off to perth in april, his sister's over
+    there", "My brother is off to Toronto next month": someone else being off
+    to a named place moves there (a change of ``lives_in``, from the date
+    said). Not the speaker ("I'm off to Paris!" is mostly a trip), not a
+    question, not in a turn with a trip word (``switches.trip_words``) nor
+    with a stretch or a near day ("for two weeks", "tomorrow")."""
+    from .switches import _TRIP, _placeish
+
+    ctx = w.ctx
+    text = sent.text
+    if "off" not in text.lower() or text.rstrip().endswith("?") or _TRIP.search(w.text) or _OFF_FOR.search(text):
+        return
+    for off in sent:
+        if off.lower_ != "off" or off.i + 2 >= sent.end or off.i - 2 < sent.start:
+            continue
+        be, to = off.nbor(-1), off.nbor(1)
+        # ("'s" after a name is lemmatised as itself when the parser takes it for a possessive)
+        if not (be.lemma_.lower() == "be" or be.lower_ in _IS) or to.lower_ != "to" or _polarity(be) != "assert":
+            continue
+        place = to.nbor(1)
+        if place.lower_ == "the" and place.i + 1 < sent.end:  # "off to the Gold Coast"
+            place = place.nbor(1)
+        if place.ent_type_ in ("GPE", "LOC"):  # the last word of the name
+            place = next((e[-1] for e in place.doc.ents if e.start <= place.i < e.end), place)
+        if not (_placeish(place) or place.ent_type_ in ("GPE", "LOC")) or w.is_time_tok(place):
+            continue
+        who = be.nbor(-1)
+        if who.lower_ in ("i", "we", "i'm", "im") or who.pos_ not in ("PRON", "PROPN", "NOUN"):
+            continue
+        subj = w.subject(who)
+        if subj is None or not subj.person or subj.is_speaker:
+            continue
+        if subj.name.endswith(("'s", "\u2019s")):  # "steph's off": the name without the verb
+            subj = Subj(subj.name[:-2], subj.is_speaker, subj.conf, subj.person, subj.token)
+        val, ent = _value_of(place, ctx)
+        w.emit(subj, "lives_in", val, v=be, pol="assert", tense="present", tv=be, value_toks=list(place.subtree),
+               is_entity=True, conf=0.8, rule="off_to", past_means_cease=False, change=True)
+        return
