@@ -591,8 +591,8 @@ ASKING_ONLY = True
 def _asks_only(info: QueryInfo, text: str) -> bool:
     """Whether the asked words are in ``text``'s questions and nowhere else."""
     parts = _SENTENCE.split(text)
-    told = " ".join(p for p in parts if not p.strip().endswith("?"))
-    return len(told) < len(" ".join(parts)) and not _covers(info, told)
+    told = [p for p in parts if not p.strip().endswith("?")]
+    return len(told) < len(parts) and not _covers(info, " ".join(told))
 
 
 def _sentences(text: str) -> list[tuple[str, bool]]:

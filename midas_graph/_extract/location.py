@@ -7,12 +7,14 @@ deadline moved to Friday" is handed to :mod:`.events`.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from itertools import islice
 
 from .casing import _english
 from .clauses import _polarity, _verb_tense
 from .events import subject_or_event
 from .subjects import Subj, subject_token
+from .switches import _TRIP, _placeish
 from .lexicon import _DROP_ADJ, _FIRST, _MOVE_ADVERBS, _MOVE_PLACE_NOUNS, _PLACE_NOUNS, LEX
 from .tokens import _child, _children, _conjuncts, _ent_of, _is_name, _name_text, _text, _value_of
 
@@ -354,8 +356,6 @@ def off_to(w, sent) -> None:
     said). Not the speaker ("I'm off to Paris!" is mostly a trip), not a
     question, not in a turn with a trip word (``switches.trip_words``) nor
     with a stretch or a near day ("for two weeks", "tomorrow")."""
-    from .switches import _TRIP, _placeish
-
     ctx = w.ctx
     text = sent.text
     if "off" not in text.lower() or text.rstrip().endswith("?") or _TRIP.search(w.text) or _OFF_FOR.search(text):
@@ -375,13 +375,11 @@ def off_to(w, sent) -> None:
         if not (_placeish(place) or place.ent_type_ in ("GPE", "LOC")) or w.is_time_tok(place):
             continue
         who = be.nbor(-1)
-        if who.lower_ in ("i", "we", "i'm", "im") or who.pos_ not in ("PRON", "PROPN", "NOUN"):
-            continue
-        subj = w.subject(who)
-        if subj is None or not subj.person or subj.is_speaker:
+        subj = w.subject(who) if who.pos_ in ("PRON", "PROPN", "NOUN") else None
+        if subj is None or not subj.person or subj.is_speaker:  # "I", "we": the speaker
             continue
         if subj.name.endswith(("'s", "\u2019s")):  # "steph's off": the name without the verb
-            subj = Subj(subj.name[:-2], subj.is_speaker, subj.conf, subj.person, subj.token)
+            subj = replace(subj, name=subj.name[:-2])
         val, ent = _value_of(place, ctx)
         w.emit(subj, "lives_in", val, v=be, pol="assert", tense="present", tv=be, value_toks=list(place.subtree),
                is_entity=True, conf=0.8, rule="off_to", past_means_cease=False, change=True)
